@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffered, append-only output file that can patch bytes it has already written.
+final class OutputFile {
+    let path: String
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    /// The file offset of `buffer[0]`.
+    private var bufferStart: UInt64 = 0
+    private let capacity = 1 << 20
+
+    /// Creates `path`, which must not exist (`O_EXCL`: never follows or reuses a planted file).
+    init(creating path: String) throws(PackError) {
+        self.path = path
+        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw PackError.errno(errno, "cannot create", path: path) }
+        buffer.reserveCapacity(capacity)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The offset the next appended byte will have.
+    var position: UInt64 { bufferStart + UInt64(buffer.count) }
+
+    func append(_ bytes: [UInt8]) throws(PackError) {
+        if buffer.count + bytes.count > capacity { try flush() }
+        buffer.append(contentsOf: bytes)
+    }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws(PackError) {
+        if buffer.count + bytes.count > capacity { try flush() }
+        if bytes.count > capacity {
+            try writeFully(bytes, at: position)
+            bufferStart += UInt64(bytes.count)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// Lets `fill` write up to `count` bytes straight into the buffer; returns how many it wrote.
+    func appendInPlace(
+        upTo count: Int, _ fill: (UnsafeMutableRawBufferPointer) throws(PackError) -> Int
+    ) throws(PackError) -> Int {
+        let count = min(count, capacity)
+        if buffer.count + count > capacity { try flush() }
+        let old = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: count))
+        let result = buffer.withUnsafeMutableBytes { all in
+            Result { () throws(PackError) -> Int in
+                try fill(UnsafeMutableRawBufferPointer(rebasing: all[old..<old + count]))
+            }
+        }
+        switch result {
+        case .success(let written):
+            buffer.removeSubrange((old + written)...)
+            return written
+        case .failure(let error):
+            buffer.removeSubrange(old...)
+            throw error
+        }
+    }
+
+    /// Overwrites bytes at `offset`, which must already have been appended.
+    func patch(_ bytes: [UInt8], at offset: UInt64) throws(PackError) {
+        if offset >= bufferStart {
+            let start = Int(offset - bufferStart)
+            buffer.replaceSubrange(start..<start + bytes.count, with: bytes)
+        } else {
+            try bytes.withUnsafeBytes { raw in Result { () throws(PackError) in try writeFully(raw, at: offset) } }.get()
+        }
+    }
+
+    func flush() throws(PackError) {
+        guard !buffer.isEmpty else { return }
+        try buffer.withUnsafeBytes { raw in Result { () throws(PackError) in try writeFully(raw, at: bufferStart) } }
+            .get()
+        bufferStart += UInt64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Flushes and `fsync`s; an fsync error is final (never retried: the kernel may have
+    /// dropped the dirty pages).
+    func synchronize() throws(PackError) {
+        try flush()
+        guard fsync(descriptor) == 0 else { throw PackError.errno(errno, "fsync failed", path: path) }
+    }
+
+    private func writeFully(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(PackError) {
+        var done = 0
+        while done < bytes.count {
+            let wrote = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if wrote < 0 {
+                if errno == EINTR { continue }
+                throw PackError.errno(errno, "write failed", path: path, offset: offset + UInt64(done))
+            }
+            if wrote == 0 { throw PackError(.io, "write made no progress", path: path, offset: offset + UInt64(done)) }
+            done += wrote
+        }
+    }
+}

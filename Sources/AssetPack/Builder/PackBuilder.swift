@@ -1,0 +1,226 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds a pack: a standard, uncompressed, deterministic, aligned zip with a JSON index.
+///
+/// ```swift
+/// var builder = PackBuilder(options: .init(name: "letters", alignment: 16))
+/// try builder.addFolder("Packs/letters")
+/// try builder.add(path: "notes/extra.txt", contents: Array("hello".utf8))
+/// let report = try builder.write(to: "out/letters.pack")
+/// ```
+///
+/// Entries are sorted by their UTF-8 path bytes, stored (never compressed), stamped with one fixed
+/// time and mode 0644, and their data aligned with an Android 0xD935 extra block. Names are checked
+/// and NFC-normalized as they are added; names that collide on a case-insensitive file system are
+/// an error naming both. The pack is written to a temporary file next to the destination, checked
+/// with ``Pack/verify()``, synced and renamed over the destination, so the destination is always
+/// either the complete old pack or the complete new one.
+public struct PackBuilder {
+    /// How a pack is built.
+    public struct Options: Sendable, Equatable {
+        /// The pack's name for its index; `nil` uses the destination's base name.
+        public var name: String?
+        /// The alignment of every entry's data: a power of two from 1 to 32,768.
+        public var alignment: Int
+        /// The BCP 47 tag of a locale pack; `nil` for a base pack.
+        public var locale: String?
+        /// A free-form content version.
+        public var contentVersion: String?
+        /// The entries' timestamp, in seconds since 1970 (e.g. `SOURCE_DATE_EPOCH`); `nil` for
+        /// the DOS epoch, 1980-01-01.
+        public var timestamp: Int64?
+
+        public init(
+            name: String? = nil, alignment: Int = 16, locale: String? = nil, contentVersion: String? = nil,
+            timestamp: Int64? = nil
+        ) {
+            self.name = name
+            self.alignment = alignment
+            self.locale = locale
+            self.contentVersion = contentVersion
+            self.timestamp = timestamp
+        }
+    }
+
+    /// What a build wrote.
+    public struct Report: Sendable, Equatable {
+        public var path: String
+        public var metadata: PackMetadata
+        public var fileSize: UInt64
+        public var contentBytes: UInt64
+        public var indexSize: UInt64
+    }
+
+    enum Contents {
+        case bytes([UInt8])
+        case file(path: String, size: UInt64)
+
+        var size: UInt64 {
+            switch self {
+            case .bytes(let bytes): UInt64(bytes.count)
+            case .file(_, let size): size
+            }
+        }
+    }
+
+    struct Entry {
+        var path: String
+        var utf8: [UInt8]
+        /// Where the entry came from, for messages (the file on disk, or the name as given).
+        var origin: String
+        var contents: Contents
+    }
+
+    public let options: Options
+    private(set) var entries: [Entry] = []
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// The number of entries added so far.
+    public var count: Int { entries.count }
+
+    /// Adds an entry with the given bytes.
+    ///
+    /// - Throws: ``PackError/Code/unsafeName`` if `path` is not a safe name.
+    public mutating func add<C: Collection<UInt8>>(path: String, contents: C) throws(PackError) {
+        try add(path: path, origin: path, contents: .bytes(Array(contents)))
+    }
+
+    /// Adds an entry whose bytes are read from `file` when the pack is written.
+    public mutating func add(path: String, contentsOf file: String) throws(PackError) {
+        var info = stat()
+        guard stat(file, &info) == 0 else { throw PackError.errno(errno, "cannot stat", path: file) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw PackError(.io, "not a regular file", path: file) }
+        try add(path: path, origin: file, contents: .file(path: file, size: UInt64(info.st_size)))
+    }
+
+    /// Adds every regular file under `folder`, named by its path relative to `folder`.
+    ///
+    /// Hidden files and folders (names starting with `.`, such as `.DS_Store` or `.git`) are
+    /// skipped. Symbolic links are followed; a link that leads back into a folder being walked
+    /// is an error.
+    public mutating func addFolder(_ folder: String) throws(PackError) {
+        var visited: [FolderWalker.Identity] = []
+        for file in try FolderWalker.files(in: folder, visited: &visited) {
+            try add(path: file.relativePath, origin: file.fullPath, contents: .file(path: file.fullPath, size: file.size))
+        }
+    }
+
+    private mutating func add(path: String, origin: String, contents: Contents) throws(PackError) {
+        let normalized: String
+        do {
+            normalized = try PackPath.normalized(path)
+        } catch {
+            var located = error
+            located.path = origin == path ? nil : origin
+            throw located
+        }
+        if normalized.hasPrefix(".pack/") {
+            throw PackError(.unsafeName, "the .pack/ folder is reserved for the index", entry: path)
+        }
+        entries.append(Entry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
+    }
+
+    /// Writes the pack to `destination` atomically and checks it.
+    @discardableResult
+    public func write(to destination: String) throws(PackError) -> Report {
+        guard options.alignment >= 1, options.alignment <= 32_768, options.alignment & (options.alignment - 1) == 0
+        else {
+            throw PackError(.invalidArgument, "alignment \(options.alignment) is not a power of two from 1 to 32768")
+        }
+        var timestamp = DOSTimestamp.epoch
+        if let seconds = options.timestamp {
+            guard let converted = DOSTimestamp(unixTime: seconds) else {
+                throw PackError(.invalidArgument, "timestamp \(seconds) is past 2107, the end of DOS time")
+            }
+            timestamp = converted
+        }
+        let sorted = try Self.sortedCheckingCollisions(entries)
+        let name = options.name ?? Self.defaultName(for: destination)
+        let publisher = try AtomicPublisher(destination: destination)
+        do {
+            let layout = PackLayout(alignment: options.alignment, timestamp: timestamp)
+            let output = try OutputFile(creating: publisher.temporaryPath)
+            var written: [PackLayout.Written] = []
+            written.reserveCapacity(sorted.count + 1)
+            var digest = ManifestDigest(
+                name: name, locale: options.locale, contentVersion: options.contentVersion,
+                alignment: options.alignment)
+            var contentBytes: UInt64 = 0
+            for entry in sorted {
+                let result = try layout.writeEntry(entry, to: output)
+                digest.add(path: entry.utf8, size: result.size, crc32: result.crc32)
+                contentBytes += result.size
+                written.append(result)
+            }
+            let metadata = PackMetadata(
+                name: name, locale: options.locale, contentVersion: options.contentVersion,
+                alignment: options.alignment, entryCount: sorted.count, digest: digest.finish())
+            let indexEntries = written.enumerated().map {
+                IndexedEntry(
+                    number: $0, path: $1.name, dataOffset: $1.dataOffset, size: $1.size, crc32: $1.crc32)
+            }
+            let json = IndexWriter.json(metadata: metadata, entries: indexEntries)
+            let index = try layout.writeEntry(
+                Entry(path: PackPath.indexPath, utf8: Array(PackPath.indexPath.utf8), origin: "index",
+                    contents: .bytes(json)), to: output)
+            written.append(index)
+            try layout.writeDirectory(
+                written, comment: IndexLocation(offset: index.dataOffset, size: index.size, crc32: index.crc32).comment,
+                to: output)
+            try output.flush()
+            let fileSize = output.position
+            try publisher.publish(output)
+            return Report(
+                path: destination, metadata: metadata, fileSize: fileSize, contentBytes: contentBytes,
+                indexSize: UInt64(json.count))
+        } catch {
+            publisher.discard()
+            throw error
+        }
+    }
+
+    /// Sorts by UTF-8 bytes; duplicate names, case/normalization collisions and a file that is
+    /// also a folder's name are errors naming both sources.
+    static func sortedCheckingCollisions(_ entries: [Entry]) throws(PackError) -> [Entry] {
+        let sorted = entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a.utf8 == b.utf8 {
+            throw PackError(.duplicateName, "\"\(a.origin)\" and \"\(b.origin)\" have the same name", entry: a.path)
+        }
+        var files: [String: Entry] = [:]
+        for entry in sorted {
+            let key = PackPath.collisionKey(entry.path)
+            if let other = files.updateValue(entry, forKey: key) {
+                throw PackError(
+                    .nameCollision, "\"\(other.origin)\" and \"\(entry.origin)\" differ only by case or Unicode normalization",
+                    entry: entry.path)
+            }
+        }
+        var checkedFolders = Set<Substring>()
+        for entry in sorted {
+            var folder = Substring(entry.path)
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                guard checkedFolders.insert(folder).inserted else { break }
+                if let file = files[PackPath.collisionKey(String(folder))] {
+                    throw PackError(
+                        .nameCollision, "\"\(file.origin)\" is a file and also a folder of \"\(entry.origin)\"",
+                        entry: file.path)
+                }
+            }
+        }
+        return sorted
+    }
+
+    static func defaultName(for destination: String) -> String {
+        var base = destination.split(separator: "/").last.map(String.init) ?? destination
+        if base.hasSuffix(".pack") { base.removeLast(5) }
+        return base
+    }
+}

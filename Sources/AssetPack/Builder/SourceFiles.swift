@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies a source file into the pack, failing if the file changes while it is read.
+enum FileCopier {
+    static func copy(_ path: String, expectedSize: UInt64, to output: OutputFile, crc: inout CRC32) throws(PackError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw PackError.errno(errno, "cannot open", path: path) }
+        defer { close(descriptor) }
+        var before = stat()
+        guard fstat(descriptor, &before) == 0 else { throw PackError.errno(errno, "cannot stat", path: path) }
+        guard UInt64(before.st_size) == expectedSize else {
+            throw PackError(.fileChanged, "size was \(expectedSize), now \(before.st_size)", path: path)
+        }
+        var remaining = expectedSize
+        while true {
+            // Ask for one byte more than expected, so a file that grew is noticed.
+            let want = Int(min(remaining + 1, 1 << 20))
+            let got = try output.appendInPlace(upTo: want) { (buffer) throws(PackError) -> Int in
+                while true {
+                    let count = read(descriptor, buffer.baseAddress, buffer.count)
+                    if count < 0, errno == EINTR { continue }
+                    guard count >= 0 else { throw PackError.errno(errno, "read failed", path: path) }
+                    guard UInt64(count) <= remaining else {
+                        throw PackError(.fileChanged, "grew past \(expectedSize) bytes while being packed", path: path)
+                    }
+                    crc.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+                    return count
+                }
+            }
+            if got == 0 { break }
+            remaining -= UInt64(got)
+        }
+        guard remaining == 0 else {
+            throw PackError(
+                .fileChanged, "shrank to \(expectedSize - remaining) of \(expectedSize) bytes while being packed",
+                path: path)
+        }
+        var after = stat()
+        guard fstat(descriptor, &after) == 0 else { throw PackError.errno(errno, "cannot stat", path: path) }
+        guard after.st_size == before.st_size, after.st_mtim.tv_sec == before.st_mtim.tv_sec,
+            after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+        else { throw PackError(.fileChanged, "modified while being packed", path: path) }
+    }
+}
+
+/// Lists the regular files under a source folder, with raw names checked for UTF-8.
+enum FolderWalker {
+    struct Identity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    struct File {
+        var relativePath: String
+        var fullPath: String
+        var size: UInt64
+    }
+
+    static func files(in folder: String, visited: inout [Identity]) throws(PackError) -> [File] {
+        var files: [File] = []
+        try walk(folder, relative: "", visited: &visited, into: &files)
+        return files
+    }
+
+    private static func walk(
+        _ folder: String, relative: String, visited: inout [Identity], into files: inout [File]
+    ) throws(PackError) {
+        var info = stat()
+        guard stat(folder, &info) == 0 else { throw PackError.errno(errno, "cannot read folder", path: folder) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw PackError(.io, "not a folder", path: folder) }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        guard !visited.contains(identity) else {
+            throw PackError(.io, "a symbolic link leads back into a folder being packed", path: folder)
+        }
+        visited.append(identity)
+        defer { visited.removeLast() }
+        guard let directory = opendir(folder) else { throw PackError.errno(errno, "cannot read folder", path: folder) }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            if name.first == UInt8(ascii: ".") { continue }  // hidden, and "." and ".."
+            names.append(name)
+        }
+        names.sort { $0.lexicographicallyPrecedes($1) }
+        for name in names {
+            let display = String(decoding: name, as: UTF8.self)
+            let fullPath = folder.hasSuffix("/") ? folder + display : folder + "/" + display
+            guard String(validating: name, as: UTF8.self) != nil else {
+                throw PackError(.unsafeName, "the file name is not valid UTF-8", path: fullPath)
+            }
+            let relativePath = relative.isEmpty ? display : relative + "/" + display
+            var entry = stat()
+            guard stat(fullPath, &entry) == 0 else {
+                throw PackError.errno(errno, "cannot stat (a broken symbolic link?)", path: fullPath)
+            }
+            switch entry.st_mode & S_IFMT {
+            case S_IFDIR:
+                try walk(fullPath, relative: relativePath, visited: &visited, into: &files)
+            case S_IFREG:
+                files.append(File(relativePath: relativePath, fullPath: fullPath, size: UInt64(entry.st_size)))
+            default:
+                throw PackError(.io, "not a regular file or folder", path: fullPath)
+            }
+        }
+    }
+}
+
+/// Publishes a file crash-safely: written under a temporary name in the destination's folder,
+/// checked, synced, renamed over the destination, and the folder synced.
+struct AtomicPublisher {
+    let destination: String
+    let folder: String
+    let temporaryPath: String
+    private static let marker = ".tmp-"
+
+    init(destination: String) throws(PackError) {
+        self.destination = destination
+        let slash = destination.lastIndex(of: "/")
+        folder = slash.map { $0 == destination.startIndex ? "/" : String(destination[..<$0]) } ?? "."
+        let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
+        guard !base.isEmpty else { throw PackError(.invalidArgument, "the destination is a folder", path: destination) }
+        var info = stat()
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw PackError(.fileNotFound, "the destination folder does not exist", path: folder)
+        }
+        Self.removeStale(base: base, in: folder)
+        let prefix = "." + base + Self.marker
+        temporaryPath = (folder == "/" ? "/" : folder + "/") + prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// Re-opens the written file with the strict verifier, syncs it and renames it into place.
+    func publish(_ output: OutputFile) throws(PackError) {
+        try output.flush()
+        do {
+            try Pack(path: temporaryPath).verify()
+        } catch {
+            throw PackError(.io, "the written pack failed verification: \(error.description)", path: destination)
+        }
+        try output.synchronize()
+        guard rename(temporaryPath, destination) == 0 else {
+            throw PackError.errno(errno, "cannot rename into place", path: destination)
+        }
+        let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { throw PackError.errno(errno, "cannot open folder to sync", path: folder) }
+        defer { close(directory) }
+        guard fsync(directory) == 0 else { throw PackError.errno(errno, "fsync of the folder failed", path: folder) }
+    }
+
+    func discard() { unlink(temporaryPath) }
+
+    /// Removes temporary files left by builds of the same destination whose process is gone.
+    private static func removeStale(base: String, in folder: String) {
+        let prefix = Array(("." + base + marker).utf8)
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            guard name.starts(with: prefix) else { continue }
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: UInt8(ascii: "-")),
+                let pid = Int32(String(decoding: rest[..<dash], as: UTF8.self))
+            else { continue }
+            if pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+                unlink((folder == "/" ? "/" : folder + "/") + String(decoding: name, as: UTF8.self))
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+/// Parses the JSON index written by ``IndexWriter``: strict JSON (RFC 8259) over raw bytes,
+/// with no intermediate tree. File paths go straight into an ``EntryTable``.
+///
+/// The index lists files in entry order: the n-th file listed must carry entry number n.
+/// Unknown top-level keys are skipped (later format revisions may add some).
+struct IndexParser {
+    struct Failure: Error {
+        var detail: String
+        var position: Int
+    }
+
+    static let maxDepth = 600
+
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
+    private var path: [UInt8] = []
+    private(set) var table: EntryTable
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        table = EntryTable(expectedCount: bytes.count / 40, expectedPathBytes: bytes.count / 2)
+    }
+
+    /// Parses `bytes`; returns the metadata and the table of content entries.
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> (PackMetadata, EntryTable) {
+        var parser = IndexParser(bytes: bytes)
+        let metadata = try parser.parseDocument()
+        return (metadata, parser.table)
+    }
+
+    private func fail(_ detail: String) -> Failure { Failure(detail: detail, position: position) }
+
+    private mutating func parseDocument() throws(Failure) -> PackMetadata {
+        var format: Int?
+        var name: String?
+        var locale: String?
+        var contentVersion: String?
+        var alignment: Int?
+        var entryCount: Int?
+        var digest: String?
+        var sawFiles = false
+        try expect(UInt8(ascii: "{"))
+        var first = true
+        var seen = Set<String>()
+        while true {
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                position += 1
+                break
+            }
+            if !first { try expect(UInt8(ascii: ",")) }
+            first = false
+            let key = try parseStringValue()
+            guard seen.insert(key).inserted else { throw fail("duplicate key \"\(key)\"") }
+            try expect(UInt8(ascii: ":"))
+            switch key {
+            case "format": format = try parseSmallInt()
+            case "name": name = try parseStringValue()
+            case "locale": locale = try parseStringValue()
+            case "contentVersion": contentVersion = try parseStringValue()
+            case "alignment": alignment = try parseSmallInt()
+            case "entryCount": entryCount = try parseSmallInt()
+            case "digest": digest = try parseStringValue()
+            case "files":
+                sawFiles = true
+                try parseFolder(depth: 1)
+            default: try skipValue(depth: 1)
+            }
+        }
+        skipWhitespace()
+        guard position == bytes.count else { throw fail("trailing bytes after the index") }
+        guard let format else { throw fail("no \"format\"") }
+        guard format == 1 else { throw fail("unsupported format version \(format)") }
+        guard let name, let alignment, let entryCount, let digest, sawFiles else {
+            throw fail("missing one of \"name\", \"alignment\", \"entryCount\", \"digest\", \"files\"")
+        }
+        guard entryCount == table.count else {
+            throw fail("\"entryCount\" is \(entryCount) but the index lists \(table.count) files")
+        }
+        return PackMetadata(
+            formatVersion: format, name: name, locale: locale, contentVersion: contentVersion, alignment: alignment,
+            entryCount: entryCount, digest: digest)
+    }
+
+    /// A folder object: keys are names; values are folders (objects) or files (arrays).
+    private mutating func parseFolder(depth: Int) throws(Failure) {
+        guard depth < Self.maxDepth else { throw fail("folders nested too deeply") }
+        try expect(UInt8(ascii: "{"))
+        let prefixLength = path.count
+        var first = true
+        while true {
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                position += 1
+                return
+            }
+            if !first { try expect(UInt8(ascii: ",")) }
+            first = false
+            skipWhitespace()
+            var current: [UInt8] = []
+            swap(&current, &path)  // O(1); appendString mutates self, so path cannot be passed inout
+            try appendString(to: &current)
+            swap(&current, &path)
+            guard path.count > prefixLength else { throw fail("empty name") }
+            try expect(UInt8(ascii: ":"))
+            skipWhitespace()
+            if peek() == UInt8(ascii: "{") {
+                path.append(UInt8(ascii: "/"))
+                try parseFolder(depth: depth + 1)
+            } else {
+                try parseFile()
+            }
+            path.removeSubrange(prefixLength...)
+        }
+    }
+
+    /// `[entryNumber, dataOffset, size, crc32]`.
+    private mutating func parseFile() throws(Failure) {
+        try expect(UInt8(ascii: "["))
+        let number = try parseUInt()
+        try expect(UInt8(ascii: ","))
+        let offset = try parseUInt()
+        try expect(UInt8(ascii: ","))
+        let size = try parseUInt()
+        try expect(UInt8(ascii: ","))
+        let crc = try parseUInt()
+        try expect(UInt8(ascii: "]"))
+        guard number == UInt64(table.count) else {
+            throw fail("file #\(table.count) has entry number \(number) (files must be listed in entry order)")
+        }
+        guard crc <= UInt64(UInt32.max) else { throw fail("CRC \(crc) does not fit 32 bits") }
+        table.append(
+            path: path,
+            record: EntryRecord(
+                pathStart: 0, pathLength: 0, dataOffset: offset, localHeaderOffset: .max, compressedSize: size,
+                size: size, crc32: UInt32(crc), method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8))
+    }
+
+    // MARK: - Tokens
+
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    private mutating func expect(_ byte: UInt8) throws(Failure) {
+        skipWhitespace()
+        guard peek() == byte else {
+            throw fail("expected '\(Character(Unicode.Scalar(byte)))'")
+        }
+        position += 1
+    }
+
+    private mutating func parseUInt() throws(Failure) -> UInt64 {
+        skipWhitespace()
+        let start = position
+        var value: UInt64 = 0
+        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow1, !overflow2 else { throw fail("number too large") }
+            value = sum
+            position += 1
+        }
+        guard position > start else { throw fail("expected a non-negative integer") }
+        guard position - start == 1 || bytes[start] != UInt8(ascii: "0") else { throw fail("leading zero") }
+        if let byte = peek(), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            throw fail("expected an integer")
+        }
+        return value
+    }
+
+    private mutating func parseSmallInt() throws(Failure) -> Int {
+        let value = try parseUInt()
+        guard value <= UInt64(Int32.max) else { throw fail("number too large") }
+        return Int(value)
+    }
+
+    private mutating func parseStringValue() throws(Failure) -> String {
+        skipWhitespace()
+        var buffer: [UInt8] = []
+        try appendString(to: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Decodes a JSON string, appending its UTF-8 bytes; rejects invalid UTF-8 and lone surrogates.
+    private mutating func appendString(to out: inout [UInt8]) throws(Failure) {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        position += 1
+        while true {
+            guard position < bytes.count else { throw fail("unterminated string") }
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                return
+            case UInt8(ascii: "\\"):
+                position += 1
+                try appendEscape(to: &out)
+            case 0..<0x20:
+                throw fail("control character in a string")
+            case 0..<0x80:
+                out.append(byte)
+                position += 1
+            default:
+                let length = UTF8Validation.sequenceLength(bytes, at: position)
+                guard length > 0 else { throw fail("invalid UTF-8") }
+                out.append(contentsOf: bytes[position..<position + length])
+                position += length
+            }
+        }
+    }
+
+    private mutating func appendEscape(to out: inout [UInt8]) throws(Failure) {
+        guard let byte = peek() else { throw fail("unterminated escape") }
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard peek() == UInt8(ascii: "\\") else { throw fail("lone surrogate") }
+                position += 1
+                guard peek() == UInt8(ascii: "u") else { throw fail("lone surrogate") }
+                position += 1
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw fail("lone surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw fail("lone surrogate")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw fail("bad \\u escape") }
+            out.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default: throw fail("bad escape")
+        }
+    }
+
+    private mutating func parseHex4() throws(Failure) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw fail("bad \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail("bad \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            position += 1
+        }
+        return value
+    }
+
+    /// Skips any JSON value (for keys this version does not know).
+    private mutating func skipValue(depth: Int) throws(Failure) {
+        guard depth < Self.maxDepth else { throw fail("nested too deeply") }
+        skipWhitespace()
+        guard let byte = peek() else { throw fail("expected a value") }
+        switch byte {
+        case UInt8(ascii: "\""):
+            var scratch: [UInt8] = []
+            try appendString(to: &scratch)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let close = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            position += 1
+            skipWhitespace()
+            if peek() == close {
+                position += 1
+                return
+            }
+            while true {
+                if byte == UInt8(ascii: "{") {
+                    skipWhitespace()
+                    var scratch: [UInt8] = []
+                    try appendString(to: &scratch)
+                    try expect(UInt8(ascii: ":"))
+                }
+                try skipValue(depth: depth + 1)
+                skipWhitespace()
+                if peek() == close {
+                    position += 1
+                    return
+                }
+                try expect(UInt8(ascii: ","))
+            }
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default:
+            if byte == UInt8(ascii: "-") { position += 1 }
+            _ = try parseUInt()
+            if peek() == UInt8(ascii: ".") {
+                position += 1
+                _ = try parseUInt()
+            }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(Failure) {
+        let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard position + expected.count <= bytes.count,
+            UnsafeRawBufferPointer(rebasing: bytes[position..<position + expected.count]).elementsEqual(expected)
+        else { throw fail("bad literal") }
+        position += expected.count
+    }
+}
+
+enum UTF8Validation {
+    /// The length of the well-formed UTF-8 sequence starting at `index` (a non-ASCII lead byte),
+    /// or 0 if it is ill-formed (overlong forms, surrogates and values past U+10FFFF included).
+    static func sequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
+        let lead = bytes[index]
+        func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
+            index + offset < bytes.count && range.contains(bytes[index + offset])
+        }
+        switch lead {
+        case 0xC2...0xDF: return continuation(1) ? 2 : 0
+        case 0xE0: return continuation(1, 0xA0...0xBF) && continuation(2) ? 3 : 0
+        case 0xE1...0xEC, 0xEE...0xEF: return continuation(1) && continuation(2) ? 3 : 0
+        case 0xED: return continuation(1, 0x80...0x9F) && continuation(2) ? 3 : 0
+        case 0xF0: return continuation(1, 0x90...0xBF) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF1...0xF3: return continuation(1) && continuation(2) && continuation(3) ? 4 : 0
+        case 0xF4: return continuation(1, 0x80...0x8F) && continuation(2) && continuation(3) ? 4 : 0
+        default: return 0
+        }
+    }
+}

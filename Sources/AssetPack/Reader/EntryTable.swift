@@ -1,0 +1,130 @@
+/// Where one entry's bytes are, as the reader keeps it: compact, no per-entry heap objects.
+struct EntryRecord {
+    var pathStart: UInt32
+    var pathLength: UInt32
+    /// The data's offset; `UInt64.max` until resolved from the local header (foreign zips).
+    var dataOffset: UInt64
+    /// The local header's offset; `UInt64.max` when unknown (packs opened through their index).
+    var localHeaderOffset: UInt64
+    var compressedSize: UInt64
+    var size: UInt64
+    var crc32: UInt32
+    var method: UInt16
+    var flags: UInt16
+}
+
+/// All entries of a pack in entry order, their paths in one byte arena, an open-addressing hash
+/// table for O(1) lookup by path and a path-sorted order for folder listings.
+struct EntryTable: Sendable {
+    private(set) var records: [EntryRecord] = []
+    private(set) var paths: [UInt8] = []
+    /// Slots hold entry number + 1; 0 is empty. The capacity is a power of two, at least twice
+    /// the entry count, so probes stay short.
+    private var slots: [UInt32] = []
+    /// Entry numbers in path-byte order; `nil` when entry order already is path order.
+    private var sortedOrder: [UInt32]?
+
+    var count: Int { records.count }
+
+    init(expectedCount: Int, expectedPathBytes: Int) {
+        records.reserveCapacity(expectedCount)
+        paths.reserveCapacity(expectedPathBytes)
+    }
+
+    /// Appends an entry; its entry number is the current count.
+    mutating func append<C: Collection<UInt8>>(path: C, record: EntryRecord) {
+        var record = record
+        record.pathStart = UInt32(paths.count)
+        record.pathLength = UInt32(path.count)
+        paths.append(contentsOf: path)
+        records.append(record)
+    }
+
+    /// Builds the hash table and the sorted order; fails on two entries with the same path.
+    mutating func finish() -> (first: Int, second: Int)? {
+        var capacity = 16
+        while capacity < records.count * 2 { capacity <<= 1 }
+        slots = [UInt32](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        var inOrder = true
+        for number in records.indices {
+            let hash = paths.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[range(of: number)])) }
+            var slot = Int(truncatingIfNeeded: hash) & mask
+            while slots[slot] != 0 {
+                let other = Int(slots[slot]) - 1
+                if pathEquals(other, number) { return (other, number) }
+                slot = (slot + 1) & mask
+            }
+            slots[slot] = UInt32(number + 1)
+            if inOrder, number > 0, !pathLess(number - 1, number) { inOrder = false }
+        }
+        if !inOrder {
+            sortedOrder = records.indices.map(UInt32.init).sorted { pathLess(Int($0), Int($1)) }
+        }
+        return nil
+    }
+
+    /// The entry number of `path`, if the table has it.
+    func lookup(_ path: UnsafeRawBufferPointer) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(path)) & mask
+        return paths.withUnsafeBytes { arena in
+            while true {
+                let value = slots[slot]
+                if value == 0 { return nil }
+                let number = Int(value) - 1
+                let record = records[number]
+                if Int(record.pathLength) == path.count,
+                    path.count == 0
+                        || memcmp(arena.baseAddress! + Int(record.pathStart), path.baseAddress!, path.count) == 0
+                {
+                    return number
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    func range(of number: Int) -> Range<Int> {
+        let record = records[number]
+        return Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength)
+    }
+
+    func pathBytes(_ number: Int) -> ArraySlice<UInt8> { paths[range(of: number)] }
+
+    func path(_ number: Int) -> String { String(decoding: pathBytes(number), as: UTF8.self) }
+
+    /// The entry at position `position` of path order.
+    func sorted(_ position: Int) -> Int { sortedOrder.map { Int($0[position]) } ?? position }
+
+    /// The first position in path order whose path is not less than `prefix`.
+    func lowerBound(_ prefix: [UInt8]) -> Int {
+        var low = 0
+        var high = records.count
+        while low < high {
+            let middle = (low + high) / 2
+            if pathBytes(sorted(middle)).lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    private func pathEquals(_ a: Int, _ b: Int) -> Bool { pathBytes(a).elementsEqual(pathBytes(b)) }
+
+    private func pathLess(_ a: Int, _ b: Int) -> Bool { pathBytes(a).lexicographicallyPrecedes(pathBytes(b)) }
+
+    /// FNV-1a, 64-bit, with a final mix of the high bits into the low ones used for slots.
+    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash ^ (hash >> 29)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

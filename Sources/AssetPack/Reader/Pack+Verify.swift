@@ -1,0 +1,156 @@
+/// What ``Pack/verify()`` checked.
+public struct VerificationReport: Sendable, Equatable {
+    /// The number of entries checked (the index included).
+    public var entryCount: Int
+    /// The bytes whose CRC-32 was checked (after inflating, for deflated entries).
+    public var checkedBytes: UInt64
+}
+
+extension Pack {
+    /// The strict, complete check of the whole pack.
+    ///
+    /// Walks the central directory and every local header and checks that they agree with each
+    /// other and with the index; checks the CRC-32 of every entry; that no two entries' bytes
+    /// overlap; that names are safe and unique, also on case-insensitive file systems. For packs
+    /// with an index, also: every entry stored, UTF-8 flagged and aligned, the index last, its
+    /// metadata and digest matching the entries.
+    ///
+    /// - Returns: what was checked.
+    /// - Throws: the first problem found, as a ``PackError`` naming the entry and offset.
+    @discardableResult
+    public func verify() throws(PackError) -> VerificationReport {
+        do {
+            return try verifyAll()
+        } catch {
+            throw error.at(path: path)
+        }
+    }
+
+    private func verifyAll() throws(PackError) -> VerificationReport {
+        let records = try CentralDirectory.read(source: source, end: endRecord)
+        guard records.count == table.count else {
+            throw PackError(
+                .indexMismatch, "the central directory has \(records.count) entries, the index \(table.count)")
+        }
+        var spans: [(start: UInt64, end: UInt64, entry: Int)] = []
+        spans.reserveCapacity(records.count)
+        var collisionKeys: [String: Int] = [:]
+        var checkedBytes: UInt64 = 0
+        var digest = metadata.map {
+            ManifestDigest(
+                name: $0.name, locale: $0.locale, contentVersion: $0.contentVersion, alignment: $0.alignment)
+        }
+        for (number, central) in records.enumerated() {
+            let name = CentralDirectory.utf8Name(central)
+            let display = String(decoding: name, as: UTF8.self)
+            func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
+                PackError(code, detail, entry: display, offset: offset ?? central.recordOffset)
+            }
+            let record = table.records[number]
+            // Central directory against the table (the index, for our packs).
+            guard table.pathBytes(number).elementsEqual(name) else {
+                throw problem(.indexMismatch, "entry \(number) is \"\(table.path(number))\" in the index")
+            }
+            guard central.crc32 == record.crc32, central.size == record.size,
+                central.compressedSize == record.compressedSize
+            else { throw problem(.indexMismatch, "CRC or size differs from the index") }
+            if central.flags & ZipConstants.flagEncrypted != 0 { throw problem(.encrypted, "") }
+            // Local header against the central directory.
+            let local = try LocalHeader.parse(
+                in: source, headerOffset: central.localHeaderOffset, limit: endRecord.directoryOffset)
+            guard local.name == central.name else {
+                throw problem(.headerMismatch, "local header names \"\(String(decoding: local.name, as: UTF8.self))\"",
+                    offset: central.localHeaderOffset)
+            }
+            let describedLater = local.flags & ZipConstants.flagDataDescriptor != 0
+            guard local.method == central.method,
+                describedLater
+                    || (local.crc32 == central.crc32 && local.size == central.size
+                        && local.compressedSize == central.compressedSize)
+            else {
+                throw problem(.headerMismatch, "method, CRC or sizes differ", offset: central.localHeaderOffset)
+            }
+            if record.dataOffset != .max, record.dataOffset != local.dataOffset {
+                throw problem(
+                    .indexMismatch, "data starts at \(local.dataOffset), the index says \(record.dataOffset)",
+                    offset: central.localHeaderOffset)
+            }
+            guard local.dataOffset <= endRecord.directoryOffset,
+                central.compressedSize <= endRecord.directoryOffset - local.dataOffset
+            else { throw problem(.entryOutOfBounds, "data runs past the central directory", offset: local.dataOffset) }
+            spans.append((central.localHeaderOffset, local.dataOffset + central.compressedSize, number))
+            // Names.
+            if let unsafe = PackPath.problem(with: name, allowDirectory: metadata == nil) {
+                throw problem(.unsafeName, unsafe)
+            }
+            let key = PackPath.collisionKey(display)
+            if let other = collisionKeys.updateValue(number, forKey: key) {
+                throw problem(.nameCollision, "collides with \"\(table.path(other))\"")
+            }
+            // Our packs: the format contract.
+            if let metadata {
+                guard central.method == ZipConstants.methodStored, local.flags == central.flags,
+                    central.flags & ZipConstants.flagUTF8 != 0, central.flags & ZipConstants.flagDataDescriptor == 0
+                else { throw problem(.indexMismatch, "not stored with the UTF-8 flag and no data descriptor") }
+                guard local.dataOffset % UInt64(metadata.alignment) == 0 else {
+                    throw problem(
+                        .misaligned, "data at \(local.dataOffset) is not a multiple of \(metadata.alignment)",
+                        offset: local.dataOffset)
+                }
+                if number < records.count - 1 {
+                    digest?.add(path: name, size: central.size, crc32: central.crc32)
+                } else if display != PackPath.indexPath {
+                    throw problem(.badIndex, "the last entry is not \(PackPath.indexPath)")
+                }
+            }
+            // The bytes.
+            let bytes = try data(entryNumber: number)
+            let crc = bytes.withUnsafeBytes { CRC32.checksum($0) }
+            guard crc == central.crc32 else {
+                throw problem(
+                    .crcMismatch, "data has CRC \(hex32(crc)), the headers say \(hex32(central.crc32))",
+                    offset: local.dataOffset)
+            }
+            checkedBytes += UInt64(bytes.count)
+        }
+        spans.sort { $0.start < $1.start }
+        for (previous, next) in zip(spans, spans.dropFirst()) where next.start < previous.end {
+            throw PackError(
+                .overlappingEntries, "overlaps \"\(table.path(previous.entry))\"", entry: table.path(next.entry),
+                offset: next.start)
+        }
+        if let metadata, var digest {
+            let computed = digest.finish()
+            guard computed == metadata.digest else {
+                throw PackError(
+                    .indexMismatch, "digest is \(computed), the index says \(metadata.digest)",
+                    entry: PackPath.indexPath)
+            }
+        }
+        return VerificationReport(entryCount: records.count, checkedBytes: checkedBytes)
+    }
+}
+
+extension Pack {
+    /// The JSON index a pack of this zip's files would carry (for zips without one): files in
+    /// path order with their real entry numbers and data offsets; folder entries left out.
+    public func synthesizedIndex() throws(PackError) -> [UInt8] {
+        if let index = try indexData() { return Array(index) }
+        let name = PackBuilder.defaultName(for: path)
+        var digest = ManifestDigest(name: name, locale: nil, contentVersion: nil, alignment: 1)
+        var entries: [IndexedEntry] = []
+        for position in 0..<table.count {
+            let number = table.sorted(position)
+            let record = table.records[number]
+            guard table.pathBytes(number).last != UInt8(ascii: "/") else { continue }
+            let offset = try dataOffset(entryNumber: number)
+            digest.add(path: table.pathBytes(number), size: record.size, crc32: record.crc32)
+            entries.append(
+                IndexedEntry(
+                    number: number, path: Array(table.pathBytes(number)), dataOffset: offset, size: record.size,
+                    crc32: record.crc32))
+        }
+        let metadata = PackMetadata(name: name, alignment: 1, entryCount: entries.count, digest: digest.finish())
+        return IndexWriter.json(metadata: metadata, entries: entries)
+    }
+}

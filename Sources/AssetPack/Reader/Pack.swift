@@ -1,0 +1,215 @@
+/// An opened pack: a read-only, memory-mapped zip with O(1) lookup by path.
+///
+/// ```swift
+/// let pack = try Pack(path: "letters.pack")
+/// let bytes = try pack.data(forPath: "Images/latin/a@2x.png")   // zero-copy view
+/// let png = bytes.makeData()                                     // an explicit copy, when needed
+/// for item in pack.contentsOfFolder("Decks") { print(item.name) }
+/// ```
+///
+/// Opening a pack written by the builder reads only the end of the file and the JSON index
+/// that the end record's comment points to; it never walks the central directory. It checks the
+/// end records, the index's bounds and CRC, and that every indexed entry lies inside the file,
+/// before the central directory. Any other zip (Info-ZIP, Python, libzip, ZIPFoundation) is
+/// opened through its central directory; its deflated entries are inflated into owned buffers.
+///
+/// A `Pack` is immutable and `Sendable`: any number of threads may read it without locks.
+///
+/// - Important: The mapping contract. A mapped pack's file must never be truncated or rewritten
+///   in place while it is open: touching a page that no longer exists kills the process with
+///   `SIGBUS`, which no Swift code can catch. Replace packs by writing a new file and renaming it
+///   over the old one (the builder does), so open readers keep their old, intact file. For
+///   untrusted or removable files, open with ``PackBackend/read``, which turns such failures into
+///   errors.
+public final class Pack: Sendable {
+    /// The path the pack was opened from.
+    public let path: String
+    /// The pack's own description from its index; `nil` for a zip without a pack index.
+    public let metadata: PackMetadata?
+    /// The file's identity (device, inode, size, modification time) when it was opened.
+    public let fileIdentity: FileIdentity
+    /// The backend reading the file.
+    public let backend: PackBackend
+
+    let source: ByteSource
+    let table: EntryTable
+    let endRecord: EndRecord
+
+    /// Opens the pack at `path`.
+    ///
+    /// - Throws: ``PackError`` naming the pack and what is wrong with it.
+    public init(path: String, backend: PackBackend = .mapped) throws(PackError) {
+        self.path = path
+        self.backend = backend
+        do {
+            let (source, identity) = try ByteSource.open(path: path, backend: backend)
+            self.source = source
+            fileIdentity = identity
+            endRecord = try EndRecord.locate(in: source)
+            if let location = IndexLocation(comment: endRecord.comment) {
+                (metadata, table) = try Self.openIndex(location, source: source, end: endRecord)
+            } else {
+                metadata = nil
+                table = try Self.openCentralDirectory(source: source, end: endRecord)
+            }
+        } catch {
+            throw error.at(path: path)
+        }
+    }
+
+    /// The size of the pack file in bytes.
+    public var fileSize: UInt64 { source.size }
+
+    /// The number of entries, the index entry included.
+    public var count: Int { table.count }
+
+    /// Whether the pack has our index (`false` for other zips).
+    public var hasIndex: Bool { metadata != nil }
+
+    /// All entries in pack order (the order of the central directory).
+    public var entries: Entries { Entries(pack: self) }
+
+    /// The entry at `path`, if there is one. O(1).
+    ///
+    /// Paths are matched byte for byte; a path that is not found is retried in NFC, the form the
+    /// builder stores names in.
+    public func entry(forPath path: String) -> PackEntry? {
+        entryNumber(forPath: path).map { makeEntry($0) }
+    }
+
+    /// Whether the pack has an entry at `path`.
+    public func contains(_ path: String) -> Bool { entryNumber(forPath: path) != nil }
+
+    /// The bytes of the entry at `path`: a zero-copy view for stored entries of a mapped pack.
+    ///
+    /// - Throws: ``PackError/Code/entryNotFound`` if there is no such entry, or the reasons
+    ///   ``data(for:)`` gives.
+    public func data(forPath path: String) throws(PackError) -> PackData {
+        guard let number = entryNumber(forPath: path) else {
+            throw PackError(.entryNotFound, path: self.path, entry: path)
+        }
+        return try data(entryNumber: number)
+    }
+
+    /// The bytes of `entry`.
+    ///
+    /// - Throws: ``PackError`` for encrypted entries, unsupported methods, corrupt deflated data
+    ///   and, with the read backend, I/O errors.
+    public func data(for entry: PackEntry) throws(PackError) -> PackData {
+        try data(entryNumber: entry.entryNumber)
+    }
+
+    /// The JSON index as stored in the pack, or `nil` for a zip without one.
+    public func indexData() throws(PackError) -> PackData? {
+        guard hasIndex else { return nil }
+        return try data(entryNumber: table.count - 1)
+    }
+
+    // MARK: - Internals shared with listing and verification
+
+    func entryNumber(forPath path: String) -> Int? {
+        var path = path
+        if let found = path.withUTF8({ table.lookup(UnsafeRawBufferPointer($0)) }) { return found }
+        guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        var normalized = path.precomposedStringWithCanonicalMapping
+        guard !normalized.utf8.elementsEqual(path.utf8) else { return nil }
+        return normalized.withUTF8 { table.lookup(UnsafeRawBufferPointer($0)) }
+    }
+
+    func makeEntry(_ number: Int) -> PackEntry {
+        let record = table.records[number]
+        return PackEntry(
+            path: table.path(number), entryNumber: number, size: record.size, compressedSize: record.compressedSize,
+            crc32: record.crc32, method: record.method, isEncrypted: record.flags & ZipConstants.flagEncrypted != 0,
+            knownDataOffset: record.dataOffset == .max ? nil : record.dataOffset,
+            localHeaderOffset: record.localHeaderOffset == .max ? nil : record.localHeaderOffset)
+    }
+
+    /// Where the entry's data starts, reading the local header for foreign zips.
+    func dataOffset(entryNumber number: Int) throws(PackError) -> UInt64 {
+        let record = table.records[number]
+        if record.dataOffset != .max { return record.dataOffset }
+        let offset = try LocalHeader.dataOffset(in: source, headerOffset: record.localHeaderOffset)
+        guard offset <= endRecord.directoryOffset, record.compressedSize <= endRecord.directoryOffset - offset else {
+            throw PackError(
+                .entryOutOfBounds,
+                "\(record.compressedSize) bytes at \(offset) run past the central directory at \(endRecord.directoryOffset)",
+                path: path, entry: table.path(number), offset: record.localHeaderOffset)
+        }
+        return offset
+    }
+
+    func data(entryNumber number: Int) throws(PackError) -> PackData {
+        let record = table.records[number]
+        let entryPath = { self.table.path(number) }
+        do throws(PackError) {
+            if record.dataOffset != .max, record.method == ZipConstants.methodStored {
+                return try source.bytes(at: record.dataOffset, count: Int(record.size))
+            }
+            guard record.flags & ZipConstants.flagEncrypted == 0 else { throw PackError(.encrypted) }
+            let offset = try dataOffset(entryNumber: number)
+            guard record.compressedSize <= UInt64(Int.max) else { throw PackError(.tooLarge) }
+            let raw = try source.bytes(at: offset, count: Int(record.compressedSize))
+            switch record.method {
+            case ZipConstants.methodStored:
+                guard record.compressedSize == record.size else {
+                    throw PackError(
+                        .sizeMismatch, "stored entry has size \(record.size) but \(record.compressedSize) bytes")
+                }
+                return raw
+            case ZipConstants.methodDeflated:
+                return try Inflater.inflate(raw, size: record.size, crc32: record.crc32)
+            default:
+                throw PackError(.unsupportedMethod, "method \(record.method)")
+            }
+        } catch {
+            var located = error
+            if located.entry == nil { located.entry = entryPath() }
+            if located.offset == nil { located.offset = record.dataOffset == .max ? record.localHeaderOffset : record.dataOffset }
+            throw located.at(path: path)
+        }
+    }
+}
+
+/// Where the end record's comment says the index is: `pack/1 offset=N size=N crc=XXXXXXXX`.
+struct IndexLocation: Equatable {
+    static let prefix = "pack/1 "
+
+    var offset: UInt64
+    var size: UInt64
+    var crc32: UInt32
+
+    init(offset: UInt64, size: UInt64, crc32: UInt32) {
+        self.offset = offset
+        self.size = size
+        self.crc32 = crc32
+    }
+
+    /// `nil` when the comment is not ours at all; a comment that starts like ours but is
+    /// malformed parses to a location that cannot pass the checks (so it is an error, not a
+    /// silent fallback to the central directory).
+    init?(comment: [UInt8]) {
+        guard comment.starts(with: Array(Self.prefix.utf8)) else { return nil }
+        let fields = String(decoding: comment.dropFirst(Self.prefix.utf8.count), as: UTF8.self)
+            .split(separator: " ", omittingEmptySubsequences: false)
+        var values: [Substring: Substring] = [:]
+        for field in fields {
+            let pair = field.split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { values[pair[0]] = pair[1] }
+        }
+        guard fields.count == 3, let offset = values["offset"].flatMap({ UInt64($0) }),
+            let size = values["size"].flatMap({ UInt64($0) }), let crc = values["crc"], crc.count == 8,
+            let crcValue = UInt32(crc, radix: 16)
+        else {
+            self.init(offset: .max, size: .max, crc32: 0)
+            return
+        }
+        self.init(offset: offset, size: size, crc32: crcValue)
+    }
+
+    var comment: [UInt8] { Array("\(Self.prefix)offset=\(offset) size=\(size) crc=\(hex32(crc32))".utf8) }
+}
+
+#if canImport(Foundation)
+import Foundation
+#endif

@@ -1,0 +1,62 @@
+import ArgumentParser
+import AssetPack
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@main
+struct PackTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "packtool",
+        abstract: "Build and inspect asset packs (uncompressed, indexed, aligned zip files).",
+        discussion: "Every subcommand but build also works on any ordinary zip file.",
+        version: "1.0.0",
+        subcommands: [Build.self, List.self, Cat.self, Extract.self, Verify.self, Info.self, Index.self]
+    )
+}
+
+/// Runs `body`; a ``PackError`` becomes one line on stderr and exit status 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as PackError {
+        Output.error("packtool: \(error.description)")
+        throw ExitCode(1)
+    }
+}
+
+/// Unbuffered writes to stdout and stderr.
+enum Output {
+    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32 = 1) throws {
+        var done = 0
+        while done < bytes.count {
+            let wrote = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if wrote < 0, errno == EINTR { continue }
+            guard wrote > 0 else { throw PackError(.io, "cannot write to standard output") }
+            done += wrote
+        }
+    }
+
+    static func line(_ text: String) throws {
+        var text = text + "\n"
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func error(_ text: String) {
+        var text = text + "\n"
+        text.withUTF8 { _ = try? write(UnsafeRawBufferPointer($0), to: 2) }
+    }
+}
+
+/// The pack argument every inspection command takes.
+struct PackArgument: ParsableArguments {
+    @Argument(help: "The pack (or any zip file).")
+    var pack: String
+
+    func open(backend: PackBackend = .mapped) throws -> Pack {
+        try Pack(path: pack, backend: backend)
+    }
+}
