@@ -191,7 +191,11 @@ public struct PackBuilder {
     static func sortedCheckingCollisions(_ entries: [Entry]) throws(PackError) -> [Entry] {
         let sorted = entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.utf8 == b.utf8 {
-            throw PackError(.duplicateName, "\"\(a.origin)\" and \"\(b.origin)\" have the same name", entry: a.path)
+            // The same name twice, or two names equal once NFC-normalized.
+            if a.origin.utf8.elementsEqual(b.origin.utf8) { throw PackError(.duplicateName, "added twice", entry: a.path) }
+            throw PackError(
+                .nameCollision, "\"\(a.origin)\" and \"\(b.origin)\" differ only by Unicode normalization",
+                entry: a.path)
         }
         var files: [String: Entry] = [:]
         for entry in sorted {
