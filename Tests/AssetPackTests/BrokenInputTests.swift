@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import AssetPack
+
+@Suite("Broken inputs give typed errors")
+struct BrokenInputTests {
+    func samplePack(_ folder: TemporaryFolder) throws -> String {
+        try buildPack(sampleFiles(), at: folder.url("b.pack"), options: .init(name: "b"))
+    }
+
+    @Test("an empty file is not a zip")
+    func emptyFile() throws {
+        let folder = try TemporaryFolder()
+        FileManager.default.createFile(atPath: folder.url("empty.pack"), contents: Data())
+        #expect(throws: PackError(.notAZip, "the file is empty", path: folder.url("empty.pack"))) {
+            try Pack(path: folder.url("empty.pack"))
+        }
+    }
+
+    @Test("a missing file is named")
+    func missingFile() throws {
+        #expect(throws: PackError(.fileNotFound, path: "/nonexistent/x.pack")) { try Pack(path: "/nonexistent/x.pack") }
+    }
+
+    @Test("a pack cut short has no end record", arguments: [1, 10, 500])
+    func truncated(cut: Int) throws {
+        let folder = try TemporaryFolder()
+        let path = try samplePack(folder)
+        let bytes = try fileBytes(path)
+        try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: path))
+        let error = try #require(throws: PackError.self) { try Pack(path: path) }
+        #expect(error.code == (cut < 22 + 40 ? .badEndRecord : .notAZip))
+        #expect(error.path == path)
+    }
+
+    @Test("a flipped byte in an entry's data fails verify with a CRC mismatch naming the entry")
+    func flippedDataByte() throws {
+        let folder = try TemporaryFolder()
+        let path = try samplePack(folder)
+        let pack = try Pack(path: path)
+        let entry = try #require(pack.entry(forPath: "Images/duck.png"))
+        let offset = try pack.dataOffset(of: entry)
+        let original = try fileBytes(path)[Int(offset) + 100]
+        try patchFile(path, at: Int(offset) + 100, with: [original ^ 0x01])
+        let error = try #require(throws: PackError.self) { try Pack(path: path).verify() }
+        #expect(error.code == .crcMismatch)
+        #expect(error.entry == "Images/duck.png")
+        #expect(error.offset == offset)
+    }
+
+    @Test("a flipped CRC byte in a local header fails verify: headers disagree")
+    func flippedLocalCRC() throws {
+        let folder = try TemporaryFolder()
+        let path = try samplePack(folder)
+        // The first local header is at 0; its CRC-32 at offset 14.
+        let original = try fileBytes(path)[14]
+        try patchFile(path, at: 14, with: [original ^ 0x80])
+        let error = try #require(throws: PackError.self) { try Pack(path: path).verify() }
+        #expect(error.code == .headerMismatch)
+        #expect(error.entry == "Decks/animals.json")
+        #expect(error.offset == 0)
+    }
+
+    @Test("a flipped byte in the index fails at open with the index's CRC")
+    func flippedIndexByte() throws {
+        let folder = try TemporaryFolder()
+        let path = try samplePack(folder)
+        let pack = try Pack(path: path)
+        let offset = try pack.dataOffset(of: pack.entries[pack.count - 1])
+        let original = try fileBytes(path)[Int(offset) + 5]
+        try patchFile(path, at: Int(offset) + 5, with: [original ^ 0x20])
+        let error = try #require(throws: PackError.self) { try Pack(path: path) }
+        #expect(error.code == .crcMismatch)
+        #expect(error.entry == ".pack/index.json")
+    }
+
+    @Test("random bytes that are not a zip")
+    func notAZip() throws {
+        let folder = try TemporaryFolder()
+        var random = SeededBytes(state: 9)
+        FileManager.default.createFile(atPath: folder.url("noise"), contents: Data(random.bytes(100_000)))
+        #expect(throws: PackError.self) { try Pack(path: folder.url("noise")) }
+        let error = try #require(throws: PackError.self) { try Pack(path: folder.url("noise")) }
+        #expect(error.code == .notAZip)
+    }
+}
