@@ -51,9 +51,11 @@ extension PackTool {
                 try builder.addFolder(source)
                 let report = try builder.write(to: output)
                 try Output.line(
-                    "\(report.path): \(report.metadata.entryCount) entries, \(report.contentBytes) content bytes, "
+                    "\(report.path): \(plural(report.metadata.entryCount, "entry", "entries")), \(report.contentBytes) content bytes, "
                         + "\(report.fileSize) bytes in all (index \(report.indexSize) bytes)")
             }
         }
     }
 }
+
+func plural(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
