@@ -31,7 +31,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "CAssetPackZip"]),
+        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "CAssetPackZip", "CAssetPackZlib"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "packtool"]),
     ],
     swiftLanguageModes: [.v6]

@@ -113,6 +113,22 @@ extension Pack {
             }
             checkedBytes += UInt64(bytes.count)
         }
+        // A file whose name is also a folder's (`a` and `a/b`) cannot be extracted.
+        var checkedFolders = Set<String>()
+        for number in 0..<table.count {
+            var folder = Substring(table.path(number))
+            if folder.hasSuffix("/") { folder = folder.dropLast() }
+            while let slash = folder.lastIndex(of: "/") {
+                folder = folder[..<slash]
+                let key = PackPath.collisionKey(String(folder))
+                guard checkedFolders.insert(key).inserted else { break }
+                if let file = collisionKeys[key] {
+                    throw PackError(
+                        .nameCollision, "is a file and also the folder of \"\(table.path(number))\"",
+                        entry: table.path(file))
+                }
+            }
+        }
         spans.sort { $0.start < $1.start }
         for (previous, next) in zip(spans, spans.dropFirst()) where next.start < previous.end {
             throw PackError(

@@ -94,10 +94,12 @@ struct EndRecord: Sendable {
         let tailLength = Int(min(fileSize, UInt64(ZipConstants.maxEndSearch)))
         let tailStart = fileSize - UInt64(tailLength)
         let tail = try source.bytes(at: tailStart, count: tailLength)
-        var found: EndRecord?
+        // Candidates whose comment reaches the end of the file exactly, nearest the end first.
+        var candidates: [EndRecord] = []
         var sawSignature = false
-        var lastProblem = ""
-        try tail.withUnsafeBytes { (buffer) throws(PackError) in
+        var lengthError: PackError?
+        var recordError: PackError?
+        tail.withUnsafeBytes { buffer in
             var candidate = tailLength - ZipConstants.endRecordSize
             while candidate >= 0 {
                 defer { candidate -= 1 }
@@ -105,51 +107,66 @@ struct EndRecord: Sendable {
                     buffer[candidate + 3] == 6
                 else { continue }
                 sawSignature = true
-                var reader = ByteReader(
-                    UnsafeRawBufferPointer(rebasing: buffer[candidate...]), fileOffset: tailStart + UInt64(candidate))
+                let position = tailStart + UInt64(candidate)
+                var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[candidate...]), fileOffset: position)
                 _ = reader.u32()
                 guard let disk = reader.u16(), let directoryDisk = reader.u16(), let diskEntries = reader.u16(),
                     let entries = reader.u16(), let size = reader.u32(), let offset = reader.u32(),
                     let commentLength = reader.u16()
                 else { continue }
                 guard Int(commentLength) == reader.remaining else {
-                    lastProblem = "its comment length (\(commentLength)) does not reach the end of the file exactly"
+                    if lengthError == nil {
+                        lengthError = PackError(
+                            .badEndRecord,
+                            "the end record's comment length (\(commentLength)) does not reach the end of the file exactly",
+                            offset: position)
+                    }
                     continue
                 }
-                let position = tailStart + UInt64(candidate)
                 if disk != 0 || directoryDisk != 0 || diskEntries != entries {
-                    throw PackError(
+                    recordError = recordError ?? PackError(
                         .multiDisk, "disk \(disk), directory disk \(directoryDisk), \(diskEntries) of \(entries) entries",
                         offset: position)
+                    continue
                 }
                 let comment = Array(reader.take(Int(commentLength)) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                found = EndRecord(
-                    offset: position, recordsStart: position, entryCount: UInt64(entries),
-                    directoryOffset: UInt64(offset), directorySize: UInt64(size), comment: comment, isZip64: false)
-                return
+                candidates.append(
+                    EndRecord(
+                        offset: position, recordsStart: position, entryCount: UInt64(entries),
+                        directoryOffset: UInt64(offset), directorySize: UInt64(size), comment: comment,
+                        isZip64: false))
             }
         }
-        guard var record = found else {
-            if sawSignature { throw PackError(.badEndRecord, "no valid end record: " + lastProblem) }
-            throw PackError(.notAZip, "no end of central directory record in the last \(tailLength) bytes")
+        // The first candidate whose records hold together wins; a signature inside a comment
+        // that happens to look like an end record does not hide the real one.
+        for var record in candidates {
+            do throws(PackError) {
+                try record.applyZip64(from: source)
+                try record.checkDirectoryBounds()
+                return record
+            } catch {
+                recordError = recordError ?? error
+            }
         }
-        try record.applyZip64(from: source)
-        guard record.directoryOffset <= record.recordsStart,
-            record.directorySize == record.recordsStart - record.directoryOffset
-        else {
+        // The nearest well-formed candidate's problem says most; a length mismatch comes next.
+        if let error = recordError ?? lengthError { throw error }
+        if sawSignature { throw PackError(.badEndRecord, "no valid end record") }
+        throw PackError(.notAZip, "no end of central directory record in the last \(tailLength) bytes")
+    }
+
+    private func checkDirectoryBounds() throws(PackError) {
+        guard directoryOffset <= recordsStart, directorySize == recordsStart - directoryOffset else {
             throw PackError(
                 .badEndRecord,
-                "central directory (offset \(record.directoryOffset), size \(record.directorySize)) "
-                    + "does not end where the end records start (\(record.recordsStart))",
-                offset: record.offset)
+                "central directory (offset \(directoryOffset), size \(directorySize)) "
+                    + "does not end where the end records start (\(recordsStart))",
+                offset: offset)
         }
-        guard record.entryCount <= record.directorySize / UInt64(ZipConstants.centralHeaderSize) else {
+        guard entryCount <= directorySize / UInt64(ZipConstants.centralHeaderSize) else {
             throw PackError(
-                .badEndRecord,
-                "\(record.entryCount) entries cannot fit in a \(record.directorySize)-byte central directory",
-                offset: record.offset)
+                .badEndRecord, "\(entryCount) entries cannot fit in a \(directorySize)-byte central directory",
+                offset: offset)
         }
-        return record
     }
 
     /// Reads the Zip64 locator and end record, if the bytes before the end record are a locator.

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+@testable import AssetPack
+
+extension HostileCase: CustomTestStringConvertible {
+    var testDescription: String { "\(group): \(name)" }
+}
+
+@Suite("Hostile input: every case gives its exact typed error, with both backends")
+struct HostileInputTests {
+    @Test("the table covers every group of the checklist with at least 40 cases")
+    func tableSize() {
+        #expect(HostileCase.all.count >= 40)
+        #expect(Set(HostileCase.all.map(\.group)) == ["end", "directory", "entries", "names", "pack"])
+        #expect(Set(HostileCase.all.map(\.testDescription)).count == HostileCase.all.count)
+    }
+
+    @Test("hostile case", arguments: HostileCase.all)
+    func hostile(_ testCase: HostileCase) throws {
+        let folder = try TemporaryFolder()
+        let bytes = try testCase.make(folder.path)
+        let path = folder.url("input.zip")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        for backend in [PackBackend.mapped, .read] {
+            let outcome = Self.run(testCase.stage, path: path, backend: backend, target: folder.url("sandbox/target"))
+            switch (outcome, testCase.code) {
+            case (.success, nil):
+                break
+            case (.success, let code?):
+                Issue.record("\(backend): expected \(code), but the input was accepted")
+            case (.failure(let error), nil):
+                Issue.record("\(backend): expected success, got \(error)")
+            case (.failure(let error), let code?):
+                #expect(error.code == code, "\(backend): \(error)")
+                #expect(error.path == path, "\(backend): \(error)")
+                if let entry = testCase.entry { #expect(error.entry == entry, "\(backend): \(error)") }
+            }
+            // Whatever happened, nothing was written outside the target folder.
+            let sandbox = try FileManager.default.contentsOfDirectory(atPath: folder.url("sandbox")).sorted()
+            #expect(sandbox == [] || sandbox == ["target"])
+            if testCase.stage == .extract, testCase.code == .unsafeName {
+                #expect(try readTree(folder.url("sandbox/target")).isEmpty, "an extraction refused must write nothing")
+            }
+            try? FileManager.default.removeItem(atPath: folder.url("sandbox/target"))
+            // The fuzzer's full sweep survives it too, and stays inside its target.
+            exercise(path: path, backend: backend, extractTo: folder.url("sandbox/target"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url("sandbox")).allSatisfy { $0 == "target" })
+            try? FileManager.default.removeItem(atPath: folder.url("sandbox/target"))
+        }
+    }
+
+    static func run(_ stage: HostileCase.Stage, path: String, backend: PackBackend, target: String) -> Result<Void, PackError> {
+        try? FileManager.default.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        return Result { () throws(PackError) in
+            let pack = try Pack(path: path, backend: backend)
+            switch stage {
+            case .open:
+                return
+            case .read(let name):
+                _ = try pack.data(forPath: name)
+            case .verify:
+                try pack.verify()
+            case .extract:
+                let extractor = PackExtractor(pack: pack)
+                try extractor.extract(try extractor.select([]), to: target)
+            }
+        }
+    }
+}
