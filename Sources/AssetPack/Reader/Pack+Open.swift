@@ -1,4 +1,14 @@
 extension Pack {
+    /// Reads the end records, then the index they point to or, for other zips, the directory.
+    static func open(_ source: ByteSource) throws(PackError) -> (EndRecord, PackMetadata?, EntryTable) {
+        let end = try EndRecord.locate(in: source)
+        if let location = IndexLocation(comment: end.comment) {
+            let (metadata, table) = try openIndex(location, source: source, end: end)
+            return (end, metadata, table)
+        }
+        return (end, nil, try openCentralDirectory(source: source, end: end))
+    }
+
     /// Opens through the index named by the end record's comment; never walks the directory.
     static func openIndex(
         _ location: IndexLocation, source: ByteSource, end: EndRecord

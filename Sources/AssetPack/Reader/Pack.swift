@@ -41,19 +41,34 @@ public final class Pack: Sendable {
     public init(path: String, backend: PackBackend = .mapped) throws(PackError) {
         self.path = path
         self.backend = backend
-        do {
+        do throws(PackError) {
             let (source, identity) = try ByteSource.open(path: path, backend: backend)
             self.source = source
             fileIdentity = identity
-            endRecord = try EndRecord.locate(in: source)
-            if let location = IndexLocation(comment: endRecord.comment) {
-                (metadata, table) = try Self.openIndex(location, source: source, end: endRecord)
-            } else {
-                metadata = nil
-                table = try Self.openCentralDirectory(source: source, end: endRecord)
-            }
+            (endRecord, metadata, table) = try Self.open(source)
         } catch {
             throw error.at(path: path)
+        }
+    }
+
+    /// Opens a pack held in memory (downloaded, or embedded); the bytes are copied once.
+    ///
+    /// - Parameter name: how errors name this pack.
+    public init<C: Collection<UInt8>>(bytes: C, name: String) throws(PackError) {
+        path = name
+        backend = .mapped
+        let count = bytes.count
+        let storage = ByteStorage.heap(capacity: count) { buffer in
+            buffer.copyBytes(from: bytes)
+            return count
+        }
+        let source = ByteSource.mapped(storage)
+        self.source = source
+        fileIdentity = FileIdentity(device: 0, inode: 0, size: UInt64(count), modificationSeconds: 0, modificationNanoseconds: 0)
+        do throws(PackError) {
+            (endRecord, metadata, table) = try Self.open(source)
+        } catch {
+            throw error.at(path: name)
         }
     }
 
