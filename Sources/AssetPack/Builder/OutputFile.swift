@@ -4,18 +4,36 @@ import Glibc
 import Darwin
 #endif
 
+/// Simulated disk faults for tests: writes that stop after a budget (as on a full disk) and
+/// writes that accept fewer bytes than asked (short writes), and a failing `fsync`.
+final class WriteFaults {
+    /// Bytes that may still be written before writes fail with `ENOSPC`; `nil` for no limit.
+    var budget: Int?
+    /// The most one write call accepts; `nil` for all of it.
+    var maximumPerCall: Int?
+    var failSync = false
+
+    init(budget: Int? = nil, maximumPerCall: Int? = nil, failSync: Bool = false) {
+        self.budget = budget
+        self.maximumPerCall = maximumPerCall
+        self.failSync = failSync
+    }
+}
+
 /// A buffered, append-only output file that can patch bytes it has already written.
 final class OutputFile {
     let path: String
     private let descriptor: Int32
+    private let faults: WriteFaults?
     private var buffer: [UInt8] = []
     /// The file offset of `buffer[0]`.
     private var bufferStart: UInt64 = 0
     private let capacity = 1 << 20
 
     /// Creates `path`, which must not exist (`O_EXCL`: never follows or reuses a planted file).
-    init(creating path: String) throws(PackError) {
+    init(creating path: String, faults: WriteFaults? = nil) throws(PackError) {
         self.path = path
+        self.faults = faults
         descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else { throw PackError.errno(errno, "cannot create", path: path) }
         buffer.reserveCapacity(capacity)
@@ -86,13 +104,25 @@ final class OutputFile {
     /// dropped the dirty pages).
     func synchronize() throws(PackError) {
         try flush()
+        if faults?.failSync == true { throw PackError.errno(EIO, "fsync failed", path: path) }
         guard fsync(descriptor) == 0 else { throw PackError.errno(errno, "fsync failed", path: path) }
     }
 
     private func writeFully(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(PackError) {
         var done = 0
         while done < bytes.count {
-            let wrote = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            var request = bytes.count - done
+            if let faults {
+                request = min(request, faults.maximumPerCall ?? request)
+                if let budget = faults.budget {
+                    guard budget > 0 else {
+                        throw PackError.errno(ENOSPC, "write failed", path: path, offset: offset + UInt64(done))
+                    }
+                    request = min(request, budget)
+                    faults.budget = budget - request
+                }
+            }
+            let wrote = pwrite(descriptor, bytes.baseAddress! + done, request, off_t(offset) + off_t(done))
             if wrote < 0 {
                 if errno == EINTR { continue }
                 throw PackError.errno(errno, "write failed", path: path, offset: offset + UInt64(done))

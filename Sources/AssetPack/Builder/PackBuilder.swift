@@ -77,6 +77,8 @@ public struct PackBuilder {
 
     public let options: Options
     private(set) var entries: [Entry] = []
+    /// Simulated disk faults (tests only).
+    var faults: WriteFaults?
 
     public init(options: Options = Options()) {
         self.options = options
@@ -146,7 +148,7 @@ public struct PackBuilder {
         let publisher = try AtomicPublisher(destination: destination)
         do {
             let layout = PackLayout(alignment: options.alignment, timestamp: timestamp)
-            let output = try OutputFile(creating: publisher.temporaryPath)
+            let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)
             var written: [PackLayout.Written] = []
             written.reserveCapacity(sorted.count + 1)
             var digest = ManifestDigest(
