@@ -267,6 +267,13 @@ extension HostileCase {
         HostileCase(group: "names", name: "deep path", stage: .extract, code: .unsafeName,
             entry: Array(repeating: "d", count: 700).joined(separator: "/"),
             make: entries([.stored(Array(repeating: "d", count: 700).joined(separator: "/"), alpha)])),
+        HostileCase(group: "names", name: "a symbolic link entry is extracted as a plain file", stage: .extract,
+            code: nil, make: entries([symlink("link", to: "/etc/passwd"), .stored("ok.txt", alpha)])),
+        HostileCase(group: "names", name: "a file written through a symbolic link entry", stage: .extract,
+            code: .fileExists, entry: "link/escaped.txt",
+            make: entries([symlink("link", to: "../../outside"), .stored("link/escaped.txt", alpha)])),
+        HostileCase(group: "names", name: "setuid and device modes are ignored", stage: .extract, code: nil,
+            make: entries([withMode(.stored("setuid", alpha), 0o104755), withMode(.stored("device", []), 0o020644)])),
         HostileCase(group: "names", name: "invalid UTF-8 in a UTF-8 flagged name", stage: .verify, code: .unsafeName,
             entry: "bad\u{FFFD}.txt", make: entries([.stored([0x62, 0x61, 0x64, 0xFF, 0x2E, 0x74, 0x78, 0x74], alpha)])),
     ]
@@ -319,6 +326,16 @@ extension HostileCase {
         HostileCase(group: "pack", name: "directory count disagrees with the index", stage: .open, code: .indexMismatch,
             make: pack(editEntries: { $0.removeFirst() })),
     ]
+}
+
+private func symlink(_ name: String, to target: String) -> ForgedEntry {
+    withMode(.stored(name, Array(target.utf8)), 0o120777)
+}
+
+private func withMode(_ entry: ForgedEntry, _ mode: UInt32) -> ForgedEntry {
+    var entry = entry
+    entry.externalAttributes = mode << 16
+    return entry
 }
 
 /// Where `forge` writes each entry's local header.

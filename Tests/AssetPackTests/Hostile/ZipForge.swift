@@ -30,6 +30,8 @@ struct ForgedEntry {
     var nameLengthOverride: UInt16?
     var extraLengthOverride: UInt16?
     var commentLengthOverride: UInt16?
+    /// Unix mode in the high 16 bits (a regular 0644 file by default).
+    var externalAttributes: UInt32 = 0o100644 << 16
 
     static func stored(_ name: String, _ bytes: [UInt8]) -> ForgedEntry {
         stored(Array(name.utf8), bytes)
@@ -118,7 +120,7 @@ struct ZipForge {
             directory.appendForged(entry.commentLengthOverride ?? 0)
             directory.appendForged(UInt16(0))
             directory.appendForged(UInt16(0))
-            directory.appendForged(UInt32(0o100644) << 16)
+            directory.appendForged(entry.externalAttributes)
             directory.appendForged(entry.centralOffsetOverride ?? UInt32(truncatingIfNeeded: offset))
             directory += entry.name
             directory += entry.centralExtra
