@@ -21,6 +21,29 @@ public struct FileIdentity: Hashable, Sendable {
     public var size: UInt64
     public var modificationSeconds: Int64
     public var modificationNanoseconds: Int64
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = UInt64(info.st_size)
+        modificationSeconds = Int64(info.st_mtim.tv_sec)
+        modificationNanoseconds = Int64(info.st_mtim.tv_nsec)
+    }
+
+    init(device: UInt64, inode: UInt64, size: UInt64, modificationSeconds: Int64, modificationNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modificationSeconds = modificationSeconds
+        self.modificationNanoseconds = modificationNanoseconds
+    }
+
+    /// The identity of the file at `path` now (`stat`, following links).
+    public init(path: String) throws(PackError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw PackError.errno(errno, "cannot stat", path: path) }
+        self.init(info)
+    }
 }
 
 /// A pack file opened with pread; `@unchecked Sendable` because `pread` carries its own offset
@@ -59,9 +82,7 @@ enum ByteSource: Sendable {
             close(descriptor)
             throw PackError(.io, "not a regular file", path: path)
         }
-        let identity = FileIdentity(
-            device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: UInt64(info.st_size),
-            modificationSeconds: Int64(info.st_mtim.tv_sec), modificationNanoseconds: Int64(info.st_mtim.tv_nsec))
+        let identity = FileIdentity(info)
         let size = Int(info.st_size)
         switch backend {
         case .read:

@@ -1,0 +1,223 @@
+import AssetPack
+import Synchronization
+
+/// Many packs acting as one: patch, locale and base packs, looked up in priority order through
+/// the current locale's fallback chain.
+///
+/// ```swift
+/// let store = AssetStore(developmentLocale: "en")
+/// try store.mount(path: "driving-base.pack", priority: AssetStore.basePriority)
+/// try store.mount(path: "driving-en.pack", priority: AssetStore.localePriority)
+/// try store.mount(path: "driving-ru.pack", priority: AssetStore.localePriority)
+/// try store.setLocale("ru")
+/// let hit = store.lookup("Banks/driving-rules/parking.json")    // answered by driving-ru
+/// let picture = store.image(named: "Images/categories/parking.png", scale: 3, idiom: .pad)
+/// ```
+///
+/// Lookups go through an immutable ``AssetView``: a snapshot of the mounted packs in lookup
+/// order. `setLocale` builds the new view and swaps it in under a lock held only for a pointer
+/// swap, so lookups never see a mix of two chains and never wait for a swap's work. Take one
+/// view with ``currentView`` to read several files (a bank's parts) from the same chain.
+public final class AssetStore: Sendable {
+    /// Conventional priorities: patch packs over locale packs over base packs.
+    public static let basePriority = 0
+    public static let localePriority = 100
+    public static let patchPriority = 200
+
+    /// The locale whose packs are the last fallback before the base packs.
+    public let developmentLocale: LocaleTag
+
+    private struct State {
+        var mounts: [Mount] = []
+        var requested: LocaleTag?
+        var view: AssetView
+        var sequence = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// - Parameter developmentLocale: the locale that holds every resource (Apple's development
+    ///   region), the last fallback of every chain.
+    public init(developmentLocale: String = "en") throws(StoreError) {
+        let development = try LocaleTag(developmentLocale)
+        self.developmentLocale = development
+        state = Mutex(State(view: AssetView(chain: [development], layers: [])))
+    }
+
+    /// The current snapshot: lookups on it all see the same packs, whatever swaps happen meanwhile.
+    public var currentView: AssetView { state.withLock { $0.view } }
+
+    /// The current fallback chain, most specific first (base packs come after it).
+    public var localeChain: [LocaleTag] { currentView.chain }
+
+    /// The locale last set, if any.
+    public var locale: LocaleTag? { state.withLock { $0.requested } }
+
+    /// Mounts a pack. Packs of the same priority are ordered by the locale chain; among equals
+    /// the one mounted later wins.
+    public func mount(_ pack: Pack, priority: Int, variants: VariantIndex? = nil) {
+        let index = variants ?? VariantIndex(pack: pack)
+        let locale = pack.metadata?.locale.flatMap { try? LocaleTag($0) }
+        update { state in
+            state.sequence += 1
+            state.mounts.append(Mount(pack: pack, priority: priority, sequence: state.sequence, locale: locale, variants: index))
+        }
+    }
+
+    /// Opens (through `cache`) and mounts the pack at `path`; returns it.
+    @discardableResult
+    public func mount(path: String, priority: Int, cache: PackCache = .shared) throws(StoreError) -> Pack {
+        do {
+            let entry = try cache.open(path: path)
+            mount(entry.pack, priority: priority, variants: entry.variants)
+            return entry.pack
+        } catch {
+            throw StoreError(error)
+        }
+    }
+
+    /// Unmounts `pack` (views already taken keep it).
+    public func unmount(_ pack: Pack) {
+        update { state in state.mounts.removeAll { $0.pack === pack } }
+    }
+
+    /// Switches to `tag`'s fallback chain, atomically for every lookup after it returns.
+    ///
+    /// - Throws: ``StoreError/Code/malformedLocale`` for a tag that does not parse; the store
+    ///   keeps its current locale then.
+    public func setLocale(_ tag: String) throws(StoreError) {
+        let parsed = try LocaleTag(tag)
+        update { state in state.requested = parsed }
+    }
+
+    /// The first pack in lookup order that has `path`.
+    public func lookup(_ path: String) -> AssetHit? { currentView.lookup(path) }
+
+    /// The bytes of `path` from the first pack that has it.
+    public func data(forPath path: String) throws(StoreError) -> PackData { try currentView.data(forPath: path) }
+
+    /// The best variant of `name` for a screen of `scale` on `idiom` (see ``AssetView/image(named:scale:idiom:)``).
+    public func image(named name: String, scale: Int, idiom: Idiom = .phone) -> ImageHit? {
+        currentView.image(named: name, scale: scale, idiom: idiom)
+    }
+
+    /// Applies `change`, then rebuilds the view outside the lock and swaps it in. Concurrent
+    /// changes retry, so none is lost.
+    private func update(_ change: (inout State) -> Void) {
+        while true {
+            var draft = state.withLock { $0 }
+            let before = draft.sequence
+            change(&draft)
+            draft.sequence += 1
+            draft.view = AssetView.make(mounts: draft.mounts, requested: draft.requested, development: developmentLocale)
+            let swapped = state.withLock { current -> Bool in
+                guard current.sequence == before else { return false }
+                current = draft
+                return true
+            }
+            if swapped { return }
+        }
+    }
+}
+
+/// One mounted pack.
+struct Mount: Sendable {
+    let pack: Pack
+    let priority: Int
+    let sequence: Int
+    let locale: LocaleTag?
+    let variants: VariantIndex
+}
+
+/// A lookup's answer: which pack answered, and the entry.
+public struct AssetHit: Sendable {
+    public let pack: Pack
+    public let entry: PackEntry
+    /// The answering pack's priority in the store.
+    public let priority: Int
+
+    /// The entry's bytes (zero-copy for mapped packs).
+    public func data() throws(StoreError) -> PackData {
+        do { return try pack.data(for: entry) } catch { throw StoreError(error) }
+    }
+}
+
+/// The chosen variant of an image, and where it came from.
+public struct ImageHit: Sendable {
+    public let hit: AssetHit
+    /// The scale of the file chosen (1 for a file without a scale suffix).
+    public let scale: Int
+    /// The device suffix of the file chosen, if it has one.
+    public let idiom: Idiom?
+    public var path: String { hit.entry.path }
+    public var pack: Pack { hit.pack }
+}
+
+/// An immutable snapshot of a store: its chain and its packs in lookup order.
+public final class AssetView: Sendable {
+    /// The fallback chain, most specific first.
+    public let chain: [LocaleTag]
+    let layers: [Mount]
+
+    init(chain: [LocaleTag], layers: [Mount]) {
+        self.chain = chain
+        self.layers = layers
+    }
+
+    /// The packs in lookup order.
+    public var packs: [Pack] { layers.map(\.pack) }
+
+    static func make(mounts: [Mount], requested: LocaleTag?, development: LocaleTag) -> AssetView {
+        let available = mounts.compactMap(\.locale)
+        let chain = LocaleFallback.chain(for: requested ?? development, development: development, available: available)
+        // Base packs (no locale) always; locale packs only if their locale is in the chain.
+        var eligible: [(mount: Mount, rank: Int)] = []
+        for mount in mounts {
+            if let locale = mount.locale {
+                guard let position = chain.firstIndex(where: { $0.sameLocale(as: locale) }) else { continue }
+                eligible.append((mount, position))
+            } else {
+                eligible.append((mount, chain.count))
+            }
+        }
+        eligible.sort {
+            ($0.mount.priority, -$0.rank, $0.mount.sequence) > ($1.mount.priority, -$1.rank, $1.mount.sequence)
+        }
+        return AssetView(chain: chain, layers: eligible.map(\.mount))
+    }
+
+    public func lookup(_ path: String) -> AssetHit? {
+        for layer in layers {
+            if let entry = layer.pack.entry(forPath: path) {
+                return AssetHit(pack: layer.pack, entry: entry, priority: layer.priority)
+            }
+        }
+        return nil
+    }
+
+    public func data(forPath path: String) throws(StoreError) -> PackData {
+        guard let hit = lookup(path) else { throw StoreError(.notFound, subject: path) }
+        return try hit.data()
+    }
+
+    /// The best variant of `name` (`Images/duck.png`) for a screen of `scale` on `idiom`.
+    ///
+    /// Tries, in order: `duck@3x~ipad.png`, `duck@3x.png`, the nearest larger scale, then smaller
+    /// ones — scale wins over idiom, scaling down is preferred over scaling up. Each variant is
+    /// taken from the highest pack that has that very file, so a patch pack's `@2x` overrides the
+    /// base's `@2x` only.
+    public func image(named name: String, scale: Int, idiom: Idiom = .phone) -> ImageHit? {
+        var best: (rank: (Int, Int, Int), variant: VariantIndex.Variant, layer: Mount)?
+        var seen = Set<VariantIndex.Variant>()
+        for layer in layers {
+            for variant in layer.variants.variants(of: name, in: layer.pack) where seen.insert(variant).inserted {
+                guard let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom) else { continue }
+                if best == nil || rank < best!.rank { best = (rank, variant, layer) }
+            }
+        }
+        guard let best, let entry = best.layer.pack.entry(forPath: best.variant.path) else { return nil }
+        return ImageHit(
+            hit: AssetHit(pack: best.layer.pack, entry: entry, priority: best.layer.priority), scale: best.variant.scale,
+            idiom: best.variant.idiom)
+    }
+}

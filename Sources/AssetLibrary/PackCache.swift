@@ -1,0 +1,77 @@
+import AssetPack
+import Synchronization
+
+/// A process-wide cache of opened packs and their variant groups.
+///
+/// Keyed by file identity (device, inode, size, modification time): reopening a pack that has
+/// not changed (switching en → ru → en) costs one `stat` and no parsing, while a pack rebuilt
+/// under the same path (a new file renamed into place) has a new identity and is opened afresh,
+/// never served from the stale entry. Each entry also records the pack's content digest, so
+/// callers can tell whether two files hold the same pack.
+public final class PackCache: Sendable {
+    /// A pack with what the store needs from it, computed once.
+    public final class Entry: Sendable {
+        public let pack: Pack
+        public let variants: VariantIndex
+        public var digest: String? { pack.metadata?.digest }
+
+        init(pack: Pack) {
+            self.pack = pack
+            variants = VariantIndex(pack: pack)
+        }
+    }
+
+    public struct Statistics: Sendable, Equatable {
+        /// Packs opened and parsed.
+        public var opens = 0
+        /// Reopens answered from the cache.
+        public var hits = 0
+    }
+
+    private struct State {
+        var entries: [FileIdentity: (entry: Entry, lastUse: Int)] = [:]
+        var clock = 0
+        var statistics = Statistics()
+    }
+
+    /// The cache shared by every store in the process.
+    public static let shared = PackCache()
+
+    /// How many packs are kept; the least recently used go first.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    public init(capacity: Int = 64) {
+        self.capacity = capacity
+    }
+
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// The pack at `path`, from the cache when the file is the one cached.
+    public func open(path: String, backend: PackBackend = .mapped) throws(PackError) -> Entry {
+        let identity = try FileIdentity(path: path)
+        let cached: Entry? = state.withLock { state in
+            guard let found = state.entries[identity], found.entry.pack.backend == backend else { return nil }
+            state.clock += 1
+            state.entries[identity]?.lastUse = state.clock
+            state.statistics.hits += 1
+            return found.entry
+        }
+        if let cached { return cached }
+        let entry = Entry(pack: try Pack(path: path, backend: backend))
+        state.withLock { state in
+            state.clock += 1
+            state.statistics.opens += 1
+            state.entries[entry.pack.fileIdentity] = (entry, state.clock)
+            while state.entries.count > capacity,
+                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            {
+                state.entries.removeValue(forKey: oldest)
+            }
+        }
+        return entry
+    }
+
+    /// Forgets every cached pack (views already handed out stay valid).
+    public func removeAll() { state.withLock { $0.entries.removeAll() } }
+}

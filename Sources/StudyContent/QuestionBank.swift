@@ -1,0 +1,117 @@
+import Foundation
+
+/// One answer option of a multiple-choice question.
+public struct Choice: Sendable, Hashable, Codable {
+    public var text: String
+    public var correct: Bool
+
+    public init(text: String, correct: Bool) {
+        self.text = text
+        self.correct = correct
+    }
+}
+
+/// A multiple-choice question: 2 to 6 choices, exactly one correct.
+public struct Question: Sendable, Hashable, Codable {
+    public var id: String
+    public var prompt: String
+    public var choices: [Choice]
+    public var explanation: String
+    /// A picture's base path in the store, if the question shows one.
+    public var picture: String?
+
+    public init(id: String, prompt: String, choices: [Choice], explanation: String, picture: String? = nil) {
+        self.id = id
+        self.prompt = prompt
+        self.choices = choices
+        self.explanation = explanation
+        self.picture = picture
+    }
+
+    /// The position of the correct choice (the first, if validation was skipped).
+    public var correctIndex: Int? { choices.firstIndex(where: \.correct) }
+}
+
+/// A lesson: an introduction, then its questions.
+public struct Lesson: Sendable, Hashable, Codable {
+    public var id: String
+    public var title: String
+    public var intro: String
+    public var questions: [Question]
+}
+
+/// A category of a bank (`Parking`), with its lessons.
+public struct BankCategory: Sendable, Hashable, Codable {
+    public var id: String
+    public var title: String
+    public var picture: String?
+    public var lessons: [Lesson]
+
+    /// All questions of all lessons, in order.
+    public var questions: [Question] { lessons.flatMap(\.questions) }
+}
+
+/// A question bank: categories → lessons (with an intro) → multiple-choice questions.
+///
+/// Stored as a folder `Banks/ID/`: `bank.json` (`{"id", "title", "language", "categories": [ids]}`)
+/// and one `CATEGORY.json` per category. Each file is looked up separately, so through a store a
+/// missing translation falls back along the locale chain file by file.
+public struct QuestionBank: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var language: String?
+    /// Generated content for scale tests, not real questions.
+    public var isSynthetic: Bool
+    public var categories: [BankCategory]
+
+    /// All questions, in order.
+    public var questions: [Question] { categories.flatMap(\.questions) }
+
+    struct Index: Codable {
+        var id: String
+        var title: String
+        var language: String?
+        var synthetic: Bool?
+        var categories: [String]
+    }
+
+    public static func indexPath(of id: String) -> String { "Banks/\(id)/bank.json" }
+    public static func categoryPath(bank: String, category: String) -> String { "Banks/\(bank)/\(category).json" }
+
+    /// Loads bank `id` from `source`. Through a store, take one ``AssetLibrary/AssetView`` so a
+    /// locale swap during loading cannot mix languages.
+    public static func load(id: String, from source: any ContentSource) throws(ContentError) -> QuestionBank {
+        let index = try decode(Index.self, at: indexPath(of: id), from: source)
+        var categories: [BankCategory] = []
+        for category in index.categories {
+            categories.append(try decode(BankCategory.self, at: categoryPath(bank: id, category: category), from: source))
+        }
+        return QuestionBank(
+            id: index.id, title: index.title, language: index.language, isSynthetic: index.synthetic ?? false,
+            categories: categories)
+    }
+
+    /// The question with `id`, and the category it is in.
+    public func question(id: String) -> (category: BankCategory, question: Question)? {
+        for category in categories {
+            if let question = category.questions.first(where: { $0.id == id }) { return (category, question) }
+        }
+        return nil
+    }
+}
+
+/// Reads and decodes one JSON content file.
+func decode<T: Decodable>(_ type: T.Type, at path: String, from source: any ContentSource) throws(ContentError) -> T {
+    let bytes: [UInt8]?
+    do {
+        bytes = try source.contents(of: path)
+    } catch {
+        throw ContentError(.notFound, file: path, "\(error)")
+    }
+    guard let bytes else { throw ContentError(.notFound, file: path) }
+    do {
+        return try JSONDecoder().decode(T.self, from: Data(bytes))
+    } catch {
+        throw ContentError(.malformed, file: path, describe(error))
+    }
+}
