@@ -1,5 +1,7 @@
 import ArgumentParser
+import AssetLibrary
 import AssetPack
+import StudyContent
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +16,9 @@ struct PackTool: ParsableCommand {
         abstract: "Build and inspect asset packs (uncompressed, indexed, aligned zip files).",
         discussion: "Every subcommand but build also works on any ordinary zip file.",
         version: "1.0.0",
-        subcommands: [Build.self, List.self, Cat.self, Extract.self, Verify.self, Info.self, Index.self]
+        subcommands: [
+            Build.self, List.self, Cat.self, Extract.self, Verify.self, Info.self, Index.self, Resolve.self, Show.self,
+        ]
     )
 }
 
@@ -23,6 +27,12 @@ func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as PackError {
+        Output.error("packtool: \(error.description)")
+        throw ExitCode(1)
+    } catch let error as StoreError {
+        Output.error("packtool: \(error.description)")
+        throw ExitCode(1)
+    } catch let error as ContentError {
         Output.error("packtool: \(error.description)")
         throw ExitCode(1)
     }

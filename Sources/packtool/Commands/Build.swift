@@ -1,20 +1,22 @@
 import ArgumentParser
 import AssetPack
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
+import StudyContent
 
 extension PackTool {
     struct Build: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Pack a folder into a pack.",
+            abstract: "Pack a folder into a pack, checking its decks and question banks.",
             discussion: """
                 Entries are sorted, stored, stamped with one fixed time (SOURCE_DATE_EPOCH when set, \
-                else 1980-01-01) and mode 0644, and aligned. Hidden files are skipped. The pack is \
-                written next to OUT, verified, synced and renamed over OUT.
+                else 1980-01-01) and mode 0644, and aligned. Hidden files are skipped. Decks \
+                (Decks/*.json|tsv|csv) and banks (Banks/ID/) are validated first; every problem is \
+                printed as FILE: ITEM: reason and nothing is written. The pack is written next to \
+                OUT, verified, synced and renamed over OUT.
+
+                Defaults for the options may be kept in SOURCE/.pack.json: {"name", "locale", \
+                "contentVersion", "alignment", "base", "reference"} (base and reference relative \
+                to SOURCE). Options given on the command line win.
                 """)
 
         @Argument(help: "The folder to pack.")
@@ -23,8 +25,8 @@ extension PackTool {
         @Option(name: .shortAndLong, help: "The pack to write.")
         var output: String
 
-        @Option(help: "Align each entry's data to this many bytes (a power of two, 1-32768).")
-        var align: Int = 16
+        @Option(help: "Align each entry's data to this many bytes (a power of two, 1-32768; default 16).")
+        var align: Int?
 
         @Option(help: "The pack's name in its index (default: OUT's base name).")
         var name: String?
@@ -35,27 +37,80 @@ extension PackTool {
         @Option(help: "The content's version, recorded in the index.")
         var contentVersion: String?
 
+        @Option(help: "A base pack or source folder where pictures referenced by decks and banks may be.")
+        var base: String?
+
+        @Option(help: "The development-locale pack or folder whose banks this translation must match.")
+        var reference: String?
+
+        struct Config: Decodable {
+            var name: String?
+            var locale: String?
+            var contentVersion: String?
+            var alignment: Int?
+            var base: String?
+            var reference: String?
+        }
+
         func run() throws {
             try reportingErrors {
+                let config = try Self.config(in: source)
                 var timestamp: Int64?
-                if let epoch = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }), !epoch.isEmpty {
+                if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
                     guard let seconds = Int64(epoch), seconds >= 0 else {
                         throw PackError(.invalidArgument, "SOURCE_DATE_EPOCH is not a number of seconds: \(epoch)")
                     }
                     timestamp = seconds
                 }
+                let relative = { (path: String) in path.hasPrefix("/") ? path : source + "/" + path }
+                let basePath = base ?? config.base.map(relative)
+                let referencePath = reference ?? config.reference.map(relative)
+                try validate(base: basePath, reference: referencePath)
                 var builder = PackBuilder(
                     options: .init(
-                        name: name, alignment: align, locale: locale, contentVersion: contentVersion,
+                        name: name ?? config.name, alignment: align ?? config.alignment ?? 16,
+                        locale: locale ?? config.locale, contentVersion: contentVersion ?? config.contentVersion,
                         timestamp: timestamp))
                 try builder.addFolder(source)
                 let report = try builder.write(to: output)
                 try Output.line(
-                    "\(report.path): \(plural(report.metadata.entryCount, "entry", "entries")), \(report.contentBytes) content bytes, "
-                        + "\(report.fileSize) bytes in all (index \(report.indexSize) bytes)")
+                    "\(report.path): \(plural(report.metadata.entryCount, "entry", "entries")), "
+                        + "\(report.contentBytes) content bytes, \(report.fileSize) bytes in all "
+                        + "(index \(report.indexSize) bytes)")
             }
         }
+
+        static func config(in source: String) throws -> Config {
+            let path = source + "/.pack.json"
+            guard FileManager.default.fileExists(atPath: path) else { return Config() }
+            do {
+                return try JSONDecoder().decode(Config.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            } catch {
+                throw PackError(.invalidArgument, "cannot read the build settings: \(error)", path: path)
+            }
+        }
+
+        /// Checks decks and banks; prints every problem and fails if there is any.
+        func validate(base: String?, reference: String?) throws {
+            let content = FolderSource(root: source)
+            var problems = ContentValidator(content: content, pictures: try base.map(contentSource)).validate()
+            if let reference {
+                problems += ContentValidator(content: content).compareTranslations(with: try contentSource(reference))
+            }
+            guard !problems.isEmpty else { return }
+            for problem in problems { Output.error("packtool: \(source)/\(problem.description)") }
+            throw ExitCode(1)
+        }
     }
+}
+
+/// A pack file or a source folder, as a content source.
+func contentSource(_ path: String) throws -> any ContentSource {
+    var isFolder: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        return FolderSource(root: path)
+    }
+    return try Pack(path: path)
 }
 
 func plural(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }

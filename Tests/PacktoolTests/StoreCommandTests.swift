@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@Suite("packtool build validation, resolve and show")
+struct StoreCommandTests {
+    static func bank(prompt: String = "Why?", correct: (Bool, Bool) = (true, false), picture: String = "Images/p.png") -> [String: String] {
+        [
+            "Banks/b/bank.json": #"{"id": "b", "title": "Bank", "language": "en", "categories": ["c"]}"#,
+            "Banks/b/c.json": #"""
+                {"id": "c", "title": "Category", "picture": "\#(picture)", "lessons": [{"id": "l", "title": "L", "intro": "I",
+                 "questions": [{"id": "q1", "prompt": "\#(prompt)", "choices": [{"text": "yes", "correct": \#(correct.0)},
+                 {"text": "no", "correct": \#(correct.1)}], "explanation": "Because."}]}]}
+                """#,
+        ]
+    }
+
+    @Test("build fails on invalid content, one line per problem naming file, item and reason, and writes nothing")
+    func invalidContent() throws {
+        let scratch = try Scratch()
+        for (name, text) in Self.bank(prompt: "", correct: (true, true), picture: "Images/none.png") { try scratch.write("src/" + name, text) }
+        let result = try Packtool.run("build", scratch.url("src"), "-o", scratch.url("x.pack"))
+        #expect(result.status == 1)
+        let src = scratch.url("src")
+        #expect(
+            result.stderr == """
+                packtool: \(src)/Banks/b/c.json: c: missing picture: Images/none.png
+                packtool: \(src)/Banks/b/c.json: q1: empty text: prompt
+                packtool: \(src)/Banks/b/c.json: q1: needs exactly one correct answer: 2 are marked correct
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: scratch.url("x.pack")))
+    }
+
+    @Test("build takes pictures from --base and checks a translation against --reference (also from .pack.json)")
+    func baseAndReference() throws {
+        let scratch = try Scratch()
+        try scratch.write("base/Images/p.png", "1x")
+        try scratch.write("base/Images/p@3x.png", "3x")
+        for (name, text) in Self.bank() { try scratch.write("en/" + name, text) }
+        for (name, text) in Self.bank(prompt: "Почему?") { try scratch.write("ru/" + name, text.replacingOccurrences(of: "q1", with: "q9")) }
+        #expect(try Packtool.run("build", scratch.url("en"), "-o", scratch.url("en.pack")).status == 1)
+        #expect(try Packtool.run("build", scratch.url("en"), "-o", scratch.url("en.pack"), "--base", scratch.url("base"), "--locale", "en").status == 0)
+        try scratch.write("ru/.pack.json", #"{"locale": "ru", "base": "../base", "reference": "../en.pack"}"#)
+        let ru = try Packtool.run("build", scratch.url("ru"), "-o", scratch.url("ru.pack"))
+        #expect(ru.status == 1)
+        #expect(
+            ru.stderr == """
+                packtool: \(scratch.url("ru"))/Banks/b/c.json: q1: missing translation
+                packtool: \(scratch.url("ru"))/Banks/b/c.json: q9: translation of an item the reference does not have
+
+                """)
+    }
+
+    @Test("resolve names the pack, entry, scale and idiom that answer; show decodes a bank and swaps locale")
+    func resolveAndShow() throws {
+        let scratch = try Scratch()
+        try scratch.write("base/Images/p.png", "1x")
+        try scratch.write("base/Images/p@2x.png", "2x")
+        try scratch.write("base/Images/p@3x~ipad.png", "3x pad")
+        for (name, text) in Self.bank() { try scratch.write("en/" + name, text) }
+        for (name, text) in Self.bank(prompt: "Почему?") { try scratch.write("ru/" + name, text) }
+        #expect(try Packtool.run("build", scratch.url("base"), "-o", scratch.url("base.pack")).status == 0)
+        #expect(try Packtool.run("build", scratch.url("en"), "-o", scratch.url("en.pack"), "--locale", "en", "--base", scratch.url("base")).status == 0)
+        #expect(try Packtool.run("build", scratch.url("ru"), "-o", scratch.url("ru.pack"), "--locale", "ru", "--base", scratch.url("base")).status == 0)
+        let packs = [scratch.url("base.pack"), scratch.url("en.pack"), scratch.url("ru.pack")]
+
+        let resolved = try Packtool.run(["resolve"] + packs + ["--locale", "ru-RU", "--scale", "3", "--idiom", "pad", "Images/p.png"])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(
+            resolved.output == """
+                locale chain:    ru-RU → ru → en → base packs
+                answer:          Images/p@3x~ipad.png
+                from:            \(packs[0]) (base, base pack, priority 0)
+                scale:           3, idiom ipad
+                size:            6 bytes
+
+                """)
+        let bankFile = try Packtool.run(["resolve"] + packs + ["--locale", "ru", "Banks/b/c.json"])
+        #expect(bankFile.output.contains("from:            \(packs[2]) (ru, locale ru, priority 100)"))
+        let missing = try Packtool.run(["resolve"] + packs + ["--locale", "ru", "Images/none.png"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "packtool: no such asset \"Images/none.png\": no pack in the chain has it or a variant of it\n")
+        let badLocale = try Packtool.run(["resolve"] + packs + ["--locale", "r!", "Images/p.png"])
+        #expect(badLocale.status == 1)
+        #expect(badLocale.stderr == "packtool: malformed locale tag \"r!\": subtags are 1 to 8 ASCII letters or digits\n")
+
+        let shown = try Packtool.run(["show"] + packs + ["--locale", "ru", "--then-locale", "en", "bank", "b", "--item", "q1"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let lines = shown.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("bank:            b \"Bank\" (en), from \(packs[2])"))
+        #expect(lines.contains("  Почему?"))
+        #expect(lines.contains("== swapped the locale to en"))
+        #expect(lines.contains("  Why?"))
+        #expect(lines.contains("  [x] 1. yes"))
+        #expect(lines.contains("picture:         Images/p@2x.png (scale 2, from \(packs[0]))"))
+    }
+}

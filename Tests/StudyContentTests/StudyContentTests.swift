@@ -1,0 +1,166 @@
+import AssetLibrary
+import AssetPack
+import Foundation
+import Testing
+
+@testable import StudyContent
+
+/// The repository's root, for the real content in Packs/.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+final class Scratch: @unchecked Sendable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "studycontent-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Packs a folder of Packs/ the way packtool does (its .pack.json locale) and returns the path.
+    func packReal(_ name: String) throws -> String {
+        let source = repositoryRoot + "/Packs/" + name
+        let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/.pack.json"))) as? [String: Any]
+        var builder = PackBuilder(options: .init(name: name, locale: settings?["locale"] as? String))
+        try builder.addFolder(source)
+        try builder.write(to: path + "/" + name + ".pack")
+        return path + "/" + name + ".pack"
+    }
+
+    /// Builds a pack from in-memory files.
+    func pack(_ name: String, locale: String? = nil, files: [String: String]) throws -> String {
+        var builder = PackBuilder(options: .init(name: name, locale: locale))
+        for (file, text) in files { try builder.add(path: file, contents: Array(text.utf8)) }
+        try builder.write(to: path + "/" + name + ".pack")
+        return path + "/" + name + ".pack"
+    }
+}
+
+@Suite("Decks and banks from the real packs")
+struct RealContentTests {
+    @Test("the driving-rules bank decodes in Russian and English: 16 categories, 12 questions each")
+    func drivingBank() throws {
+        let scratch = try Scratch()
+        let store = try AssetStore(developmentLocale: "en")
+        try store.mount(path: scratch.packReal("driving-base"), priority: AssetStore.basePriority)
+        try store.mount(path: scratch.packReal("driving-en"), priority: AssetStore.localePriority)
+        try store.mount(path: scratch.packReal("driving-ru"), priority: AssetStore.localePriority)
+        for (locale, title) in [("ru", "Правила дорожного движения"), ("en", "Driving rules")] {
+            try store.setLocale(locale)
+            let bank = try QuestionBank.load(id: "driving-rules", from: store.currentView)
+            #expect(bank.title == title)
+            #expect(bank.language == locale)
+            #expect(bank.categories.count == 16)
+            #expect(bank.categories.allSatisfy { $0.questions.count == 12 && $0.lessons.count == 2 })
+            #expect(bank.questions.count == 192)
+            #expect(bank.categories.map(\.id).first == "gearshift-ignition")
+            #expect(bank.categories.map(\.id).last == "sharing-the-road")
+            #expect(bank.questions.allSatisfy { $0.correctIndex != nil && (2...6).contains($0.choices.count) })
+            #expect(ContentValidator(content: store.currentView).validate().isEmpty)
+            // Every picture a question or category names resolves to a variant in the base pack.
+            for category in bank.categories {
+                let image = try #require(store.image(named: category.picture ?? "", scale: 3, idiom: .pad))
+                #expect(image.pack.metadata?.name == "driving-base")
+            }
+        }
+        let ru = try QuestionBank.load(id: "driving-rules", from: { try store.setLocale("ru"); return store.currentView }())
+        let en = try QuestionBank.load(id: "driving-rules", from: { try store.setLocale("en"); return store.currentView }())
+        #expect(ru.questions.map(\.id) == en.questions.map(\.id))
+        #expect(ru.questions.map(\.correctIndex) == en.questions.map(\.correctIndex))
+        #expect(ContentValidator.compareTranslation(ru, reference: en).isEmpty)
+    }
+
+    @Test("the JLPT N5 deck decodes from TSV: 120 cards with kanji, kana, romaji and meanings")
+    func japaneseDeck() throws {
+        let scratch = try Scratch()
+        let pack = try Pack(path: scratch.packReal("japanese-n5"))
+        let deck = try Deck.load(id: "jlpt-n5-vocabulary", from: pack)
+        #expect(deck.cards.count == 120)
+        #expect(Set(deck.cards.map(\.id)).count == 120)
+        let water = try #require(deck.cards.first { $0.id == "n5-042" })
+        #expect(water.front == "水")
+        #expect(water.kana == "みず")
+        #expect(water.romaji == "mizu")
+        #expect(water.partOfSpeech == "noun")
+        #expect(deck.cards.allSatisfy { !$0.meanings.isEmpty && $0.meanings[0] == $0.back && $0.kana != nil && $0.romaji != nil })
+        #expect(deck.cards.filter { $0.mnemonic != nil }.count >= 60)
+        #expect(ContentValidator(content: pack).validate().isEmpty)
+    }
+
+    @Test("the letter decks decode from JSON and their pictures exist at @1x, @2x and @3x")
+    func letterDecks() throws {
+        let scratch = try Scratch()
+        let pack = try Pack(path: scratch.packReal("letters"))
+        let latin = try Deck.load(id: "latin-letters", from: pack)
+        let cyrillic = try Deck.load(id: "cyrillic-letters", from: pack)
+        #expect(latin.cards.count == 26)
+        #expect(cyrillic.cards.count == 33)
+        let store = try AssetStore()
+        store.mount(pack, priority: 0)
+        for card in latin.cards + cyrillic.cards {
+            let picture = try #require(card.picture)
+            for scale in 1...3 { #expect(store.image(named: picture, scale: scale)?.scale == scale, "\(picture) @\(scale)x") }
+        }
+        #expect(pack.files(in: "Strokes/latin").count == 26)
+        #expect(pack.files(in: "Strokes/cyrillic").count == 33)
+        #expect(ContentValidator(content: pack).validate().isEmpty)
+    }
+
+    @Test("the 600-question synthetic bank generates, packs, opens and decodes")
+    func syntheticBank() throws {
+        let scratch = try Scratch()
+        let folder = scratch.path + "/synthetic"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: repositoryRoot + "/Scripts/generate-synthetic-bank")
+        process.arguments = [folder]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        var builder = PackBuilder(options: .init(name: "synthetic", locale: "en"))
+        try builder.addFolder(folder)
+        try builder.write(to: scratch.path + "/synthetic.pack")
+        let pack = try Pack(path: scratch.path + "/synthetic.pack")
+        let bank = try QuestionBank.load(id: "synthetic", from: pack)
+        #expect(bank.isSynthetic)
+        #expect(bank.questions.count == 600)
+        #expect(bank.categories.count == 16)
+        #expect(Set(bank.questions.map(\.id)).count == 600)
+        #expect(ContentValidator(content: pack).validate().isEmpty)
+    }
+}
+
+@Suite("Decoding through the locale chain")
+struct LocaleChainDecodingTests {
+    static func category(_ id: String, prompt: String) -> String {
+        """
+        {"id": "\(id)", "title": "\(id)", "lessons": [{"id": "\(id)-l", "title": "t", "intro": "i",
+          "questions": [{"id": "\(id)-q1", "prompt": "\(prompt)", "choices": [{"text": "a", "correct": true}, {"text": "b", "correct": false}], "explanation": "e"}]}]}
+        """
+    }
+
+    @Test("a category missing from the locale pack falls back to the development locale, file by file")
+    func fallbackPerFile() throws {
+        let scratch = try Scratch()
+        let store = try AssetStore(developmentLocale: "en")
+        let index = #"{"id": "b", "title": "T", "language": "en", "categories": ["one", "two"]}"#
+        try store.mount(
+            path: scratch.pack("en", locale: "en", files: [
+                "Banks/b/bank.json": index, "Banks/b/one.json": Self.category("one", prompt: "one?"),
+                "Banks/b/two.json": Self.category("two", prompt: "two?"),
+            ]), priority: 100)
+        try store.mount(
+            path: scratch.pack("pt", locale: "pt", files: [
+                "Banks/b/bank.json": index.replacingOccurrences(of: "\"en\"", with: "\"pt\""),
+                "Banks/b/one.json": Self.category("one", prompt: "um?"),
+            ]), priority: 100)
+        try store.setLocale("pt-BR")
+        let bank = try QuestionBank.load(id: "b", from: store.currentView)
+        #expect(bank.language == "pt")
+        #expect(bank.questions.map(\.prompt) == ["um?", "two?"])
+        try store.setLocale("ja")
+        #expect(try QuestionBank.load(id: "b", from: store.currentView).questions.map(\.prompt) == ["one?", "two?"])
+    }
+}
