@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // zlib: CRC-32 for every entry, inflate for deflated entries of foreign zips.
@@ -26,6 +27,12 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
         ),
+        // SQLite: only the benchmark uses it, as a peer.
+        .systemLibrary(
+            name: "CAssetPackSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(name: "AssetPack", dependencies: ["CAssetPackZlib"]),
         // Many packs as one store: priorities, locale chains and hot swap, image variants, a cache.
         .target(name: "AssetLibrary", dependencies: ["AssetPack"]),
@@ -36,6 +43,15 @@ let package = Package(
             dependencies: [
                 "AssetPack", "AssetLibrary", "StudyContent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The benchmark: a plain C reader of the format (the practical limit) and the program.
+        .target(name: "CReferenceReader", linkerSettings: [.linkedLibrary("z")]),
+        .executableTarget(
+            name: "packbench",
+            dependencies: [
+                "AssetPack", "AssetLibrary", "CAssetPackZip", "CAssetPackSQLite", "CReferenceReader",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
         .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "CAssetPackZip", "CAssetPackZlib"]),

@@ -1,5 +1,4 @@
 import AssetPack
-import Synchronization
 
 /// Many packs acting as one: patch, locale and base packs, looked up in priority order through
 /// the current locale's fallback chain.
@@ -34,14 +33,14 @@ public final class AssetStore: Sendable {
         var sequence = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Protected<State>
 
     /// - Parameter developmentLocale: the locale that holds every resource (Apple's development
     ///   region), the last fallback of every chain.
     public init(developmentLocale: String = "en") throws(StoreError) {
         let development = try LocaleTag(developmentLocale)
         self.developmentLocale = development
-        state = Mutex(State(view: AssetView(chain: [development], layers: [])))
+        state = Protected(State(view: AssetView(chain: [development], layers: [])))
     }
 
     /// The current snapshot: lookups on it all see the same packs, whatever swaps happen meanwhile.

@@ -1,5 +1,4 @@
 import AssetPack
-import Synchronization
 
 /// A process-wide cache of opened packs and their variant groups.
 ///
@@ -39,7 +38,7 @@ public final class PackCache: Sendable {
 
     /// How many packs are kept; the least recently used go first.
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = Protected(State())
 
     public init(capacity: Int = 64) {
         self.capacity = capacity

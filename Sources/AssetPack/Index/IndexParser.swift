@@ -190,29 +190,47 @@ struct IndexParser {
     }
 
     /// Decodes a JSON string, appending its UTF-8 bytes; rejects invalid UTF-8 and lone surrogates.
+    /// Runs of plain bytes are copied at once; only runs with non-ASCII bytes are validated.
     private mutating func appendString(to out: inout [UInt8]) throws(Failure) {
         guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         position += 1
         while true {
+            let runStart = position
+            var nonASCII = false
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                if byte >= 0x80 { nonASCII = true }
+                position += 1
+            }
+            if position > runStart {
+                if nonASCII {
+                    var index = runStart
+                    while index < position {
+                        if bytes[index] < 0x80 {
+                            index += 1
+                            continue
+                        }
+                        let length = UTF8Validation.sequenceLength(bytes, at: index)
+                        guard length > 0, index + length <= position else {
+                            position = index
+                            throw fail("invalid UTF-8")
+                        }
+                        index += length
+                    }
+                }
+                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
+            }
             guard position < bytes.count else { throw fail("unterminated string") }
-            let byte = bytes[position]
-            switch byte {
+            switch bytes[position] {
             case UInt8(ascii: "\""):
                 position += 1
                 return
             case UInt8(ascii: "\\"):
                 position += 1
                 try appendEscape(to: &out)
-            case 0..<0x20:
-                throw fail("control character in a string")
-            case 0..<0x80:
-                out.append(byte)
-                position += 1
             default:
-                let length = UTF8Validation.sequenceLength(bytes, at: position)
-                guard length > 0 else { throw fail("invalid UTF-8") }
-                out.append(contentsOf: bytes[position..<position + length])
-                position += length
+                throw fail("control character in a string")
             }
         }
     }

@@ -44,20 +44,31 @@ struct EntryTable: Sendable {
     mutating func finish() -> (first: Int, second: Int)? {
         var capacity = 16
         while capacity < records.count * 2 { capacity <<= 1 }
-        slots = [UInt32](repeating: 0, count: capacity)
+        var table = [UInt32](repeating: 0, count: capacity)
         let mask = capacity - 1
         var inOrder = true
-        for number in records.indices {
-            let hash = paths.withUnsafeBytes { Self.hash(UnsafeRawBufferPointer(rebasing: $0[range(of: number)])) }
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while slots[slot] != 0 {
-                let other = Int(slots[slot]) - 1
-                if pathEquals(other, number) { return (other, number) }
-                slot = (slot + 1) & mask
+        let duplicate: (Int, Int)? = records.withUnsafeBufferPointer { records in
+            paths.withUnsafeBytes { arena in
+                table.withUnsafeMutableBufferPointer { slots in
+                    for number in records.indices {
+                        let path = Self.path(number, records, arena)
+                        var slot = Int(truncatingIfNeeded: Self.hash(path)) & mask
+                        while slots[slot] != 0 {
+                            let other = Int(slots[slot]) - 1
+                            if Self.compare(Self.path(other, records, arena), path) == 0 { return (other, number) }
+                            slot = (slot + 1) & mask
+                        }
+                        slots[slot] = UInt32(number + 1)
+                        if inOrder, number > 0, Self.compare(Self.path(number - 1, records, arena), path) >= 0 {
+                            inOrder = false
+                        }
+                    }
+                    return nil
+                }
             }
-            slots[slot] = UInt32(number + 1)
-            if inOrder, number > 0, !pathLess(number - 1, number) { inOrder = false }
         }
+        if let duplicate { return duplicate }
+        slots = table
         if !inOrder {
             sortedOrder = records.indices.map(UInt32.init).sorted { pathLess(Int($0), Int($1)) }
         }
@@ -69,21 +80,42 @@ struct EntryTable: Sendable {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: Self.hash(path)) & mask
-        return paths.withUnsafeBytes { arena in
-            while true {
-                let value = slots[slot]
-                if value == 0 { return nil }
-                let number = Int(value) - 1
-                let record = records[number]
-                if Int(record.pathLength) == path.count,
-                    path.count == 0
-                        || memcmp(arena.baseAddress! + Int(record.pathStart), path.baseAddress!, path.count) == 0
-                {
-                    return number
+        return slots.withUnsafeBufferPointer { slots in
+            records.withUnsafeBufferPointer { records in
+                paths.withUnsafeBytes { arena in
+                    while true {
+                        let value = slots[slot]
+                        if value == 0 { return nil }
+                        let number = Int(value) - 1
+                        let record = records[number]
+                        if Int(record.pathLength) == path.count,
+                            path.count == 0
+                                || memcmp(arena.baseAddress! + Int(record.pathStart), path.baseAddress!, path.count) == 0
+                        {
+                            return number
+                        }
+                        slot = (slot + 1) & mask
+                    }
                 }
-                slot = (slot + 1) & mask
             }
         }
+    }
+
+    private static func path(
+        _ number: Int, _ records: UnsafeBufferPointer<EntryRecord>, _ arena: UnsafeRawBufferPointer
+    ) -> UnsafeRawBufferPointer {
+        let record = records[number]
+        return UnsafeRawBufferPointer(rebasing: arena[Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength)])
+    }
+
+    /// Byte order, as `memcmp` with the shorter first on a tie.
+    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let result = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if result != 0 { return Int(result) }
+        }
+        return a.count - b.count
     }
 
     func range(of number: Int) -> Range<Int> {
@@ -108,8 +140,6 @@ struct EntryTable: Sendable {
         }
         return low
     }
-
-    private func pathEquals(_ a: Int, _ b: Int) -> Bool { pathBytes(a).elementsEqual(pathBytes(b)) }
 
     private func pathLess(_ a: Int, _ b: Int) -> Bool { pathBytes(a).lexicographicallyPrecedes(pathBytes(b)) }
 

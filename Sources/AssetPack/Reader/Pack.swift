@@ -156,32 +156,41 @@ public final class Pack: Sendable {
 
     func data(entryNumber number: Int) throws(PackError) -> PackData {
         let record = table.records[number]
-        let entryPath = { self.table.path(number) }
+        // The hot path: a stored entry of a mapped pack opened through its index, whose bounds
+        // were checked at open. A view into the mapping, nothing else.
+        if record.dataOffset != .max, record.method == ZipConstants.methodStored, case .mapped(let storage) = source {
+            return PackData(storage: storage, start: Int(record.dataOffset), count: Int(record.size))
+        }
         do throws(PackError) {
-            if record.dataOffset != .max, record.method == ZipConstants.methodStored {
-                return try source.bytes(at: record.dataOffset, count: Int(record.size))
-            }
-            guard record.flags & ZipConstants.flagEncrypted == 0 else { throw PackError(.encrypted) }
-            let offset = try dataOffset(entryNumber: number)
-            guard record.compressedSize <= UInt64(Int.max) else { throw PackError(.tooLarge) }
-            let raw = try source.bytes(at: offset, count: Int(record.compressedSize))
-            switch record.method {
-            case ZipConstants.methodStored:
-                guard record.compressedSize == record.size else {
-                    throw PackError(
-                        .sizeMismatch, "stored entry has size \(record.size) but \(record.compressedSize) bytes")
-                }
-                return raw
-            case ZipConstants.methodDeflated:
-                return try Inflater.inflate(raw, size: record.size, crc32: record.crc32)
-            default:
-                throw PackError(.unsupportedMethod, "method \(record.method)")
-            }
+            return try readData(record, number)
         } catch {
             var located = error
-            if located.entry == nil { located.entry = entryPath() }
-            if located.offset == nil { located.offset = record.dataOffset == .max ? record.localHeaderOffset : record.dataOffset }
+            if located.entry == nil { located.entry = table.path(number) }
+            if located.offset == nil {
+                located.offset = record.dataOffset == .max ? record.localHeaderOffset : record.dataOffset
+            }
             throw located.at(path: path)
+        }
+    }
+
+    private func readData(_ record: EntryRecord, _ number: Int) throws(PackError) -> PackData {
+        if record.dataOffset != .max, record.method == ZipConstants.methodStored {
+            return try source.bytes(at: record.dataOffset, count: Int(record.size))
+        }
+        guard record.flags & ZipConstants.flagEncrypted == 0 else { throw PackError(.encrypted) }
+        let offset = try dataOffset(entryNumber: number)
+        guard record.compressedSize <= UInt64(Int.max) else { throw PackError(.tooLarge) }
+        let raw = try source.bytes(at: offset, count: Int(record.compressedSize))
+        switch record.method {
+        case ZipConstants.methodStored:
+            guard record.compressedSize == record.size else {
+                throw PackError(.sizeMismatch, "stored entry has size \(record.size) but \(record.compressedSize) bytes")
+            }
+            return raw
+        case ZipConstants.methodDeflated:
+            return try Inflater.inflate(raw, size: record.size, crc32: record.crc32)
+        default:
+            throw PackError(.unsupportedMethod, "method \(record.method)")
         }
     }
 }

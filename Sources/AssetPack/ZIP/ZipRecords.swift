@@ -94,52 +94,56 @@ struct EndRecord: Sendable {
         let tailLength = Int(min(fileSize, UInt64(ZipConstants.maxEndSearch)))
         let tailStart = fileSize - UInt64(tailLength)
         let tail = try source.bytes(at: tailStart, count: tailLength)
-        // Candidates whose comment reaches the end of the file exactly, nearest the end first.
-        var candidates: [EndRecord] = []
+        // Candidates whose comment reaches the end of the file exactly, nearest the end first;
+        // the first whose records hold together wins, so a signature inside a comment that
+        // happens to look like an end record does not hide the real one. The search stops
+        // there: for a pack that is the last 22 bytes plus its short comment.
         var sawSignature = false
         var lengthError: PackError?
         var recordError: PackError?
-        tail.withUnsafeBytes { buffer in
-            var candidate = tailLength - ZipConstants.endRecordSize
-            while candidate >= 0 {
-                defer { candidate -= 1 }
-                guard buffer[candidate] == 0x50, buffer[candidate + 1] == 0x4B, buffer[candidate + 2] == 5,
-                    buffer[candidate + 3] == 6
-                else { continue }
-                sawSignature = true
-                let position = tailStart + UInt64(candidate)
-                var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[candidate...]), fileOffset: position)
-                _ = reader.u32()
-                guard let disk = reader.u16(), let directoryDisk = reader.u16(), let diskEntries = reader.u16(),
-                    let entries = reader.u16(), let size = reader.u32(), let offset = reader.u32(),
-                    let commentLength = reader.u16()
-                else { continue }
-                guard Int(commentLength) == reader.remaining else {
-                    if lengthError == nil {
-                        lengthError = PackError(
-                            .badEndRecord,
-                            "the end record's comment length (\(commentLength)) does not reach the end of the file exactly",
-                            offset: position)
+        var next = tailLength - ZipConstants.endRecordSize
+        while next >= 0 {
+            let found: EndRecord? = tail.withUnsafeBytes { buffer in
+                while next >= 0 {
+                    let candidate = next
+                    next -= 1
+                    guard buffer[candidate] == 0x50, buffer[candidate + 1] == 0x4B, buffer[candidate + 2] == 5,
+                        buffer[candidate + 3] == 6
+                    else { continue }
+                    sawSignature = true
+                    let position = tailStart + UInt64(candidate)
+                    var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[candidate...]), fileOffset: position)
+                    _ = reader.u32()
+                    guard let disk = reader.u16(), let directoryDisk = reader.u16(), let diskEntries = reader.u16(),
+                        let entries = reader.u16(), let size = reader.u32(), let offset = reader.u32(),
+                        let commentLength = reader.u16()
+                    else { continue }
+                    guard Int(commentLength) == reader.remaining else {
+                        lengthError =
+                            lengthError
+                            ?? PackError(
+                                .badEndRecord,
+                                "the end record's comment length (\(commentLength)) does not reach the end of the file exactly",
+                                offset: position)
+                        continue
                     }
-                    continue
-                }
-                if disk != 0 || directoryDisk != 0 || diskEntries != entries {
-                    recordError = recordError ?? PackError(
-                        .multiDisk, "disk \(disk), directory disk \(directoryDisk), \(diskEntries) of \(entries) entries",
-                        offset: position)
-                    continue
-                }
-                let comment = Array(reader.take(Int(commentLength)) ?? UnsafeRawBufferPointer(start: nil, count: 0))
-                candidates.append(
-                    EndRecord(
+                    if disk != 0 || directoryDisk != 0 || diskEntries != entries {
+                        recordError =
+                            recordError
+                            ?? PackError(
+                                .multiDisk,
+                                "disk \(disk), directory disk \(directoryDisk), \(diskEntries) of \(entries) entries",
+                                offset: position)
+                        continue
+                    }
+                    let comment = Array(reader.take(Int(commentLength)) ?? UnsafeRawBufferPointer(start: nil, count: 0))
+                    return EndRecord(
                         offset: position, recordsStart: position, entryCount: UInt64(entries),
-                        directoryOffset: UInt64(offset), directorySize: UInt64(size), comment: comment,
-                        isZip64: false))
+                        directoryOffset: UInt64(offset), directorySize: UInt64(size), comment: comment, isZip64: false)
+                }
+                return nil
             }
-        }
-        // The first candidate whose records hold together wins; a signature inside a comment
-        // that happens to look like an end record does not hide the real one.
-        for var record in candidates {
+            guard var record = found else { break }
             do throws(PackError) {
                 try record.applyZip64(from: source)
                 try record.checkDirectoryBounds()

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Monotonic nanoseconds.
+@inline(__always)
+func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// Median, 10th and 90th percentile of samples (nanoseconds per operation).
+struct Stats: Sendable {
+    var median: Double
+    var p10: Double
+    var p90: Double
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        func at(_ q: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q + 0.5))] }
+        median = at(0.5)
+        p10 = at(0.1)
+        p90 = at(0.9)
+    }
+}
+
+/// Resident memory of this process, from /proc/self/status (VmRSS).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        let digits = line.filter(\.isNumber)
+        return (Int(digits) ?? 0) * 1024
+    }
+    return 0
+}
+
+/// Times `body` `runs` times; one sample per run.
+func timeRuns(_ runs: Int, _ body: () throws -> Void) rethrows -> Stats {
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = now()
+        try body()
+        samples.append(Double(now() - start))
+    }
+    return Stats(samples)
+}
+
+/// Runs `operation` over `count` items in batches of about 2 ms, stopping early when `budget`
+/// seconds are spent; one sample (ns per operation) per batch.
+func timeBatches(count: Int, budget: Double, _ operation: (Int) -> Int) -> (Stats, Int, Int) {
+    var samples: [Double] = []
+    var sink = 0
+    let deadline = now() + UInt64(budget * 1e9)
+    // Size batches from a first operation, so slow systems still give many samples in the budget.
+    let probeStart = now()
+    sink &+= operation(0)
+    let first = max(1, Double(now() - probeStart))
+    let batch = max(1, min(1000, Int(2_000_000 / first)))
+    var done = 1
+    while done < count {
+        let size = min(batch, count - done)
+        let start = now()
+        for index in done..<done + size { sink &+= operation(index) }
+        let end = now()
+        samples.append(Double(end - start) / Double(size))
+        done += size
+        if end > deadline { break }
+    }
+    return (Stats(samples), done, sink)
+}
+
+/// Deterministic pseudo-random numbers (SplitMix64).
+struct SeededRandom {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        out.withUnsafeMutableBytes { raw in
+            var index = 0
+            while index < count {
+                var value = next()
+                let chunk = min(8, count - index)
+                withUnsafeBytes(of: &value) { raw.baseAddress!.advanced(by: index).copyMemory(from: $0.baseAddress!, byteCount: chunk) }
+                index += chunk
+            }
+        }
+        return out
+    }
+}
+
+/// Runs a program and waits; returns its exit status.
+@discardableResult
+func runProcess(_ path: String, _ arguments: [String], in directory: String? = nil, quiet: Bool = true) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    if quiet {
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+    }
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+enum Report {
+    static let peers = ["c-reference", "libzip", "zipfoundation", "filesystem", "sqlite", "infozip"]
+
+    /// The table: each workload and dataset, ours and every peer with its ratio to ours.
+    static func print(_ results: [BenchResult], quick: Bool, seconds: Double) {
+        var lines: [String] = []
+        lines.append("packbench \(quick ? "--quick" : "(full)"): \(String(format: "%.0f", seconds)) s")
+        lines.append("| dataset | workload | assetpack | " + peers.joined(separator: " | ") + " |")
+        lines.append("|---|---|---|" + peers.map { _ in "---" }.joined(separator: "|") + "|")
+        let keys = results.map { "\($0.dataset)|\($0.workload)" }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for key in keys {
+            let parts = key.split(separator: "|").map(String.init)
+            let row = results.filter { $0.dataset == parts[0] && $0.workload == parts[1] }
+            guard let ours = row.first(where: { $0.system == "assetpack" }) else { continue }
+            var cells = [parts[0], parts[1], cell(ours, ours: nil)]
+            for peer in peers { cells.append(row.first { $0.system == peer }.map { cell($0, ours: ours) } ?? "") }
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        lines.append("Figures to reach:")
+        lines += targets(results)
+        Swift.print(lines.joined(separator: "\n"))
+    }
+
+    static func cell(_ result: BenchResult, ours: BenchResult?) -> String {
+        var text = format(result.median_ns)
+        if let ours, ours.median_ns > 0 { text += String(format: " (%.1f×)", result.median_ns / ours.median_ns) }
+        if let rss = result.rss_bytes, result.workload == "open" { text += String(format: ", %.1f MiB", Double(rss) / 1_048_576) }
+        return text
+    }
+
+    static func value(_ results: [BenchResult], _ dataset: String, _ workload: String, _ system: String) -> BenchResult? {
+        results.first { $0.dataset == dataset && $0.workload == workload && $0.system == system }
+    }
+
+    static func targets(_ results: [BenchResult]) -> [String] {
+        var lines: [String] = []
+        func check(_ label: String, _ ok: Bool?, _ detail: String) {
+            guard let ok else { return }
+            lines.append("- [\(ok ? "reached" : "NOT reached")] \(label): \(detail)")
+        }
+        if let ours = value(results, "entries100k", "open", "assetpack"), let libzip = value(results, "entries100k", "open", "libzip"),
+            let c = value(results, "entries100k", "open", "c-reference")
+        {
+            check("open 100k ≤ 1/25 of libzip", ours.median_ns * 25 <= libzip.median_ns, String(format: "ours %@, libzip %@ (%.1f×)", format(ours.median_ns), format(libzip.median_ns), libzip.median_ns / ours.median_ns))
+            check("open 100k within 2× of the C reference", ours.median_ns <= 2 * c.median_ns, String(format: "%.2f× the C reference", ours.median_ns / c.median_ns))
+            if let rss = ours.rss_bytes, let indexSize = indexSizes[ours.dataset] {
+                check("RSS after open 100k ≤ index + 2 MiB", rss <= indexSize + 2 << 20, String(format: "%.1f MiB for a %.1f MiB index", Double(rss) / 1_048_576, Double(indexSize) / 1_048_576))
+            }
+        }
+        for dataset in Dataset.all {
+            if let ours = value(results, dataset, "random-read", "assetpack"), let c = value(results, dataset, "random-read", "c-reference") {
+                check("random read within 1.5× of C, \(dataset)", ours.median_ns <= 1.5 * c.median_ns, String(format: "%.2f×", ours.median_ns / c.median_ns))
+            }
+            if let ours = value(results, dataset, "build", "assetpack"), let zip = value(results, dataset, "build", "infozip") {
+                check("build ≤ 0.5× zip -0 -r, \(dataset)", ours.median_ns <= 0.5 * zip.median_ns, String(format: "%.2f×", ours.median_ns / zip.median_ns))
+            }
+            if let swap = value(results, dataset, "locale-swap", "assetpack") {
+                check("locale swap ≤ 1 ms, \(dataset)", swap.median_ns <= 1e6, format(swap.median_ns))
+            }
+        }
+        if let ours = value(results, "tree3k", "random-read", "assetpack") {
+            for peer in ["filesystem", "libzip"] {
+                if let other = value(results, "tree3k", "random-read", peer) {
+                    check("random read ≥ 20× faster than \(peer), tree3k", other.median_ns >= 20 * ours.median_ns, String(format: "%.1f×", other.median_ns / ours.median_ns))
+                }
+            }
+        }
+        return lines
+    }
+}
+
+/// Index sizes per dataset, filled in as datasets are opened (for the memory figure).
+nonisolated(unsafe) var indexSizes: [String: Int] = [:]

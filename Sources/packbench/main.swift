@@ -1,0 +1,238 @@
+// packbench: our reader against libzip, ZIPFoundation, the file system, SQLite and a plain C
+// reader, side by side in one run, on datasets it generates with fixed seeds.
+//
+//   packbench [--quick] [--json FILE] [--data DIR] [--datasets a,b,...]
+import AssetLibrary
+import AssetPack
+import CAssetPackZip
+import Foundation
+
+struct BenchResult: Codable {
+    var dataset: String
+    var workload: String
+    var system: String
+    var median_ns: Double
+    var p10_ns: Double
+    var p90_ns: Double
+    var rss_bytes: Int?
+}
+
+struct Options {
+    var quick = false
+    var json: String?
+    var data = ".build-bench"
+    var datasets = Dataset.all
+}
+
+func parseOptions() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst()
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--quick": options.quick = true
+        case "--json": options.json = arguments.popFirst()
+        case "--data": options.data = arguments.popFirst() ?? options.data
+        case "--datasets": options.datasets = (arguments.popFirst() ?? "").split(separator: ",").map(String.init)
+        default:
+            log("usage: packbench [--quick] [--json FILE] [--data DIR] [--datasets bank600,tree3k,entries10k,entries100k]")
+            exit(64)
+        }
+    }
+    return options
+}
+
+/// Child mode: `packbench --rss-probe SYSTEM DATASET_ROOT DATASET LOOKUPS` prints the resident
+/// memory added by opening, and by opening plus a random-read pass.
+func rssProbe(_ arguments: [String]) -> Never {
+    let dataset = Dataset(
+        name: arguments[4], root: arguments[3],
+        names: (try? String(contentsOfFile: arguments[3] + "/names.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? [])
+    let names = Names(dataset)
+    var random = SeededRandom(state: 7)
+    let lookups = Int(arguments[5]) ?? 10_000
+    let indices = (0..<lookups).map { _ in Int(random.next() % UInt64(names.strings.count)) }
+    guard !names.strings.isEmpty, let system = BenchSystem.all.first(where: { $0.name == arguments[2] }) else { exit(2) }
+    let before = residentBytes()
+    guard let reader = try? system.open(dataset, names) else { exit(3) }
+    let afterOpen = residentBytes()
+    _ = timeBatches(count: lookups, budget: 1) { reader.read(indices[$0]) }
+    let afterRead = residentBytes()
+    print(afterOpen - before, afterRead - before)
+    withExtendedLifetime(reader) {}
+    exit(0)
+}
+
+if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--rss-probe" { rssProbe(CommandLine.arguments) }
+
+var options = parseOptions()
+let repository = FileManager.default.currentDirectoryPath
+if !options.data.hasPrefix("/") { options.data = repository + "/" + options.data }
+let selfPath = URL(fileURLWithPath: CommandLine.arguments[0]).path
+var results: [BenchResult] = []
+@MainActor
+func record(_ dataset: String, _ workload: String, _ system: String, _ stats: Stats, rss: Int? = nil) {
+    results.append(
+        BenchResult(dataset: dataset, workload: workload, system: system, median_ns: stats.median, p10_ns: stats.p10, p90_ns: stats.p90, rss_bytes: rss))
+}
+
+let lookups = options.quick ? 20_000 : 200_000
+let openRuns = 20
+let budget = options.quick ? 0.5 : 3.0
+let buildRuns = options.quick ? 1 : 3
+try FileManager.default.createDirectory(atPath: options.data, withIntermediateDirectories: true)
+let benchStart = now()
+log("packbench: \(options.quick ? "quick" : "full") run; datasets in \(options.data)")
+
+for name in options.datasets {
+    let dataset = try Dataset.prepare(name, in: options.data, repository: repository)
+    let names = Names(dataset)
+    var random = SeededRandom(state: 42)
+    let indices = (0..<lookups).map { _ in Int(random.next() % UInt64(names.strings.count)) }
+    let indexSize = (try? Pack(path: dataset.pack).entries.last?.size).flatMap { $0 }.map(Int.init) ?? 0
+    indexSizes[name] = indexSize
+    log("== \(name): \(names.strings.count) files, \(dataset.totalBytes / 1024) KiB, index \(indexSize / 1024) KiB")
+    var checksums: [String: Int] = [:]
+    for system in BenchSystem.all {
+        do {
+            let open = try timeRuns(openRuns) { _ = try system.open(dataset, names) }
+            record(name, "open", system.name, open)
+            let reader = try system.open(dataset, names)
+            checksums[system.name] = (0..<min(200, names.strings.count)).reduce(0) { $0 &+ reader.read($1) }
+            let (read, done, sum) = timeBatches(count: lookups, budget: budget) { reader.read(indices[$0]) }
+            consume(sum)
+            record(name, "random-read", system.name, read)
+            var scanned = 0
+            let scanRuns = options.quick || names.strings.count > 20_000 && system.name == "zipfoundation" ? 1 : 3
+            let scan = timeRuns(scanRuns) { scanned = reader.scan() }
+            let perEntry = Stats([scan.median / Double(names.strings.count)])
+            record(name, "scan", system.name, Stats([scan.median, scan.p10, scan.p90].map { $0 / Double(names.strings.count) }))
+            _ = perEntry
+            log(
+                "   \(system.name.padding(toLength: 14, withPad: " ", startingAt: 0)) open \(format(open.median)) "
+                    + " read \(format(read.median))/lookup (\(done) lookups)  scan \(String(format: "%.0f", Double(scanned) / scan.median * 1000)) MB/s")
+        } catch {
+            log("   \(system.name): failed: \(error)")
+        }
+    }
+    let reference = checksums["assetpack"]
+    for (system, checksum) in checksums where checksum != reference {
+        log("   WARNING: \(system) read different bytes than assetpack")
+    }
+    // Resident memory, each system in a fresh process.
+    for system in BenchSystem.all {
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: selfPath)
+        process.arguments = ["--rss-probe", system.name, dataset.root, name, String(options.quick ? 2_000 : 20_000)]
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let values = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        if values.count == 2 {
+            if let index = results.lastIndex(where: { $0.dataset == name && $0.workload == "open" && $0.system == system.name }) {
+                results[index].rss_bytes = values[0]
+            }
+            if let index = results.lastIndex(where: { $0.dataset == name && $0.workload == "random-read" && $0.system == system.name }) {
+                results[index].rss_bytes = values[1]
+            }
+        }
+    }
+    // Builds: ours, Info-ZIP zip -0 -r, libzip writing stored entries.
+    let output = dataset.root + "/build-output"
+    try? FileManager.default.removeItem(atPath: output)
+    try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+    let ours = try timeRuns(buildRuns) {
+        var builder = PackBuilder(options: .init(name: name))
+        try builder.addFolder(dataset.folder)
+        try builder.write(to: output + "/built.pack")
+    }
+    record(name, "build", "assetpack", ours)
+    let infozip = try timeRuns(buildRuns) {
+        try? FileManager.default.removeItem(atPath: output + "/built.zip")
+        _ = try runProcess("/usr/bin/zip", ["-0", "-r", "-q", "-X", output + "/built.zip", "."], in: dataset.folder)
+    }
+    record(name, "build", "infozip", infozip)
+    let libzip = try timeRuns(buildRuns) { try buildWithLibzip(dataset, names, to: output + "/libzip.zip") }
+    record(name, "build", "libzip", libzip)
+    log("   build: assetpack \(format(ours.median)), zip -0 -r \(format(infozip.median)), libzip \(format(libzip.median))")
+    // Ours only: variant lookups and locale swaps.
+    try storeBenchmarks(dataset, names: names)
+}
+
+func buildWithLibzip(_ dataset: Dataset, _ names: Names, to path: String) throws {
+    var error: Int32 = 0
+    guard let archive = zip_open(path, ZIP_CREATE | ZIP_TRUNCATE, &error) else { throw BenchFailure(description: "zip_open \(error)") }
+    for (index, name) in names.strings.enumerated() {
+        guard let source = zip_source_file(archive, names.fullPaths[index].withUnsafeBufferPointer { $0.baseAddress }, 0, -1) else {
+            throw BenchFailure(description: "zip_source_file \(name)")
+        }
+        let added = zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_ENC_UTF_8))
+        guard added >= 0 else { throw BenchFailure(description: "zip_file_add \(name)") }
+        zip_set_file_compression(archive, UInt64(added), ZIP_CM_STORE, 0)
+    }
+    guard zip_close(archive) == 0 else { throw BenchFailure(description: "zip_close") }
+}
+
+/// Variant lookups against plain lookups, and locale swaps, on a store of this dataset.
+@MainActor
+func storeBenchmarks(_ dataset: Dataset, names: Names) throws {
+    let store = try AssetStore(developmentLocale: "en")
+    let pack = try store.mount(path: dataset.pack, priority: 0)
+    // Base names that have variants, and one variant file of each (a plain lookup of the same cost).
+    var variantOf: [String: String] = [:]
+    for name in names.strings {
+        let base = VariantName(path: name).basePath
+        if base != name, variantOf[base] == nil { variantOf[base] = name }
+    }
+    let variantBases = variantOf.keys.sorted()
+    if !variantBases.isEmpty {
+        var random = SeededRandom(state: 5)
+        let picks = (0..<lookups).map { _ in variantBases[Int(random.next() % UInt64(variantBases.count))] }
+        let plainPicks = picks.map { variantOf[$0] ?? $0 }
+        let (plain, _, a) = timeBatches(count: lookups, budget: budget) { store.lookup(plainPicks[$0]) == nil ? 0 : 1 }
+        let (variant, _, b) = timeBatches(count: lookups, budget: budget) {
+            store.image(named: picks[$0], scale: 3, idiom: .pad) == nil ? 0 : 1
+        }
+        consume(a &+ b)
+        record(dataset.name, "variant-lookup", "assetpack", variant)
+        log("   variant lookup \(format(variant.median)) vs plain lookup \(format(plain.median)) (\(variantBases.count) groups)")
+    }
+    // Locale swaps between three locale packs of this dataset's size.
+    var locales: [String] = []
+    for locale in ["en", "ru", "de"] {
+        let path = dataset.root + "/locale-\(locale).pack"
+        if !FileManager.default.fileExists(atPath: path) {
+            var builder = PackBuilder(options: .init(name: "\(dataset.name)-\(locale)", locale: locale))
+            try builder.addFolder(dataset.folder)
+            try builder.write(to: path)
+        }
+        try store.mount(path: path, priority: AssetStore.localePriority)
+        locales.append(locale)
+    }
+    _ = pack
+    var swap = 0
+    let swaps = try timeRuns(options.quick ? 200 : 2000) {
+        swap += 1
+        try store.setLocale(["ru", "de-AT", "en-GB"][swap % 3])
+    }
+    record(dataset.name, "locale-swap", "assetpack", swaps)
+    log("   locale swap \(format(swaps.median))")
+}
+
+func format(_ nanoseconds: Double) -> String {
+    switch nanoseconds {
+    case ..<1_000: String(format: "%.0f ns", nanoseconds)
+    case ..<1_000_000: String(format: "%.1f µs", nanoseconds / 1_000)
+    case ..<1_000_000_000: String(format: "%.1f ms", nanoseconds / 1_000_000)
+    default: String(format: "%.2f s", nanoseconds / 1_000_000_000)
+    }
+}
+
+Report.print(results, quick: options.quick, seconds: Double(now() - benchStart) / 1e9)
+if let json = options.json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(["results": results]).write(to: URL(fileURLWithPath: json))
+    log("wrote \(json)")
+}
