@@ -129,6 +129,7 @@ struct IndexParser {
             throw fail("file #\(table.count) has entry number \(number) (files must be listed in entry order)")
         }
         guard crc <= UInt64(UInt32.max) else { throw fail("CRC \(crc) does not fit 32 bits") }
+        guard path.count <= Int(UInt16.max) else { throw fail("a path is longer than 65,535 bytes") }
         table.append(
             path: path,
             record: EntryRecord(

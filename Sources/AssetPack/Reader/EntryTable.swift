@@ -1,4 +1,4 @@
-/// Where one entry's bytes are, as the reader keeps it: compact, no per-entry heap objects.
+/// Where one entry's bytes are: what the table takes and gives back.
 struct EntryRecord {
     var pathStart: UInt32
     var pathLength: UInt32
@@ -13,10 +13,25 @@ struct EntryRecord {
     var flags: UInt16
 }
 
+/// What the table stores per entry: 32 bytes, no heap objects. The fields only foreign zips
+/// need (local header offset, compressed size) live in a side array that packs opened through
+/// their index leave empty.
+struct StoredRecord {
+    var dataOffset: UInt64
+    var size: UInt64
+    var pathStart: UInt32
+    var crc32: UInt32
+    var pathLength: UInt16
+    var method: UInt16
+    var flags: UInt16
+}
+
 /// All entries of a pack in entry order, their paths in one byte arena, an open-addressing hash
 /// table for O(1) lookup by path and a path-sorted order for folder listings.
 struct EntryTable: Sendable {
-    private(set) var records: [EntryRecord] = []
+    private(set) var records: [StoredRecord] = []
+    /// Local header offset and compressed size per entry, for foreign zips only.
+    private var foreign: [(localHeaderOffset: UInt64, compressedSize: UInt64)] = []
     private(set) var paths: [UInt8] = []
     /// Slots hold entry number + 1; 0 is empty. The capacity is a power of two, at least twice
     /// the entry count, so probes stay short.
@@ -31,13 +46,30 @@ struct EntryTable: Sendable {
         paths.reserveCapacity(expectedPathBytes)
     }
 
-    /// Appends an entry; its entry number is the current count.
+    /// Appends an entry; its entry number is the current count. Paths are at most 65,535 bytes
+    /// (the zip limit), the arena at most 4 GiB.
     mutating func append<C: Collection<UInt8>>(path: C, record: EntryRecord) {
-        var record = record
-        record.pathStart = UInt32(paths.count)
-        record.pathLength = UInt32(path.count)
+        records.append(
+            StoredRecord(
+                dataOffset: record.dataOffset, size: record.size, pathStart: UInt32(paths.count), crc32: record.crc32,
+                pathLength: UInt16(path.count), method: record.method, flags: record.flags))
         paths.append(contentsOf: path)
-        records.append(record)
+        if record.localHeaderOffset != .max || record.compressedSize != record.size || !foreign.isEmpty {
+            if foreign.isEmpty {
+                foreign = records.dropLast().map { (localHeaderOffset: UInt64.max, compressedSize: $0.size) }
+            }
+            foreign.append((record.localHeaderOffset, record.compressedSize))
+        }
+    }
+
+    /// The entry's full record.
+    func record(_ number: Int) -> EntryRecord {
+        let stored = records[number]
+        let extra = foreign.isEmpty ? (UInt64.max, stored.size) : foreign[number]
+        return EntryRecord(
+            pathStart: stored.pathStart, pathLength: UInt32(stored.pathLength), dataOffset: stored.dataOffset,
+            localHeaderOffset: extra.0, compressedSize: extra.1, size: stored.size, crc32: stored.crc32,
+            method: stored.method, flags: stored.flags)
     }
 
     /// Builds the hash table and the sorted order; fails on two entries with the same path.
@@ -102,7 +134,7 @@ struct EntryTable: Sendable {
     }
 
     private static func path(
-        _ number: Int, _ records: UnsafeBufferPointer<EntryRecord>, _ arena: UnsafeRawBufferPointer
+        _ number: Int, _ records: UnsafeBufferPointer<StoredRecord>, _ arena: UnsafeRawBufferPointer
     ) -> UnsafeRawBufferPointer {
         let record = records[number]
         return UnsafeRawBufferPointer(rebasing: arena[Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength)])

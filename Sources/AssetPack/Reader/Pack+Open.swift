@@ -43,6 +43,8 @@ extension Pack {
                 }
             }
         }
+        // The index's pages are not needed after parsing: give them back.
+        source.release(location.offset, Int(location.size))
         let (metadata, contentCount) = (parsed.0, parsed.1.count)
         guard end.entryCount == UInt64(contentCount) + 1 else {
             throw PackError(
@@ -55,7 +57,7 @@ extension Pack {
         // Every entry's data must lie after at least a local header and before the index.
         let minimumHeader = UInt64(ZipConstants.localHeaderSize)
         for number in 0..<contentCount {
-            let record = parsed.1.records[number]
+            let record = parsed.1.record(number)
             guard record.dataOffset >= minimumHeader + UInt64(record.pathLength),
                 record.dataOffset <= location.offset, record.size <= location.offset - record.dataOffset
             else {

@@ -46,7 +46,7 @@ extension Pack {
             func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
                 PackError(code, detail, entry: display, offset: offset ?? central.recordOffset)
             }
-            let record = table.records[number]
+            let record = table.record(number)
             // Central directory against the table (the index, for our packs).
             guard table.pathBytes(number).elementsEqual(name) else {
                 throw problem(.indexMismatch, "entry \(number) is \"\(table.path(number))\" in the index")
@@ -157,7 +157,7 @@ extension Pack {
         var entries: [IndexedEntry] = []
         for position in 0..<table.count {
             let number = table.sorted(position)
-            let record = table.records[number]
+            let record = table.record(number)
             guard table.pathBytes(number).last != UInt8(ascii: "/") else { continue }
             let offset = try dataOffset(entryNumber: number)
             digest.add(path: table.pathBytes(number), size: record.size, crc32: record.crc32)

@@ -132,7 +132,7 @@ public final class Pack: Sendable {
     }
 
     func makeEntry(_ number: Int) -> PackEntry {
-        let record = table.records[number]
+        let record = table.record(number)
         return PackEntry(
             path: table.path(number), entryNumber: number, size: record.size, compressedSize: record.compressedSize,
             crc32: record.crc32, method: record.method, isEncrypted: record.flags & ZipConstants.flagEncrypted != 0,
@@ -142,7 +142,7 @@ public final class Pack: Sendable {
 
     /// Where the entry's data starts, reading the local header for foreign zips.
     func dataOffset(entryNumber number: Int) throws(PackError) -> UInt64 {
-        let record = table.records[number]
+        let record = table.record(number)
         if record.dataOffset != .max { return record.dataOffset }
         let offset = try LocalHeader.dataOffset(in: source, headerOffset: record.localHeaderOffset)
         guard offset <= endRecord.directoryOffset, record.compressedSize <= endRecord.directoryOffset - offset else {
@@ -155,12 +155,13 @@ public final class Pack: Sendable {
     }
 
     func data(entryNumber number: Int) throws(PackError) -> PackData {
-        let record = table.records[number]
         // The hot path: a stored entry of a mapped pack opened through its index, whose bounds
         // were checked at open. A view into the mapping, nothing else.
-        if record.dataOffset != .max, record.method == ZipConstants.methodStored, case .mapped(let storage) = source {
-            return PackData(storage: storage, start: Int(record.dataOffset), count: Int(record.size))
+        let stored = table.records[number]
+        if stored.dataOffset != .max, stored.method == ZipConstants.methodStored, case .mapped(let storage) = source {
+            return PackData(storage: storage, start: Int(stored.dataOffset), count: Int(stored.size))
         }
+        let record = table.record(number)
         do throws(PackError) {
             return try readData(record, number)
         } catch {

@@ -97,6 +97,18 @@ enum ByteSource: Sendable {
         }
     }
 
+    /// Tells the kernel the mapped pages wholly inside `offset..<offset+count` are not needed now
+    /// (`MADV_DONTNEED`): they leave resident memory and are read again from the file if touched.
+    /// The file never changes under a mapping (the contract), so nothing is lost.
+    func release(_ offset: UInt64, _ count: Int) {
+        guard case .mapped(let storage) = self, let base = storage.base else { return }
+        let page = UInt64(sysconf(Int32(_SC_PAGESIZE)))
+        let start = (offset + page - 1) / page * page
+        let end = (offset + UInt64(count)) / page * page
+        guard end > start else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + Int(start)), Int(end - start), MADV_DONTNEED)
+    }
+
     /// The bytes `offset..<offset+count`, or an error if any of them lie outside the file.
     func bytes(at offset: UInt64, count: Int) throws(PackError) -> PackData {
         guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
