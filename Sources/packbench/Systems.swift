@@ -133,8 +133,9 @@ final class LibzipReader: BenchReader {
 
     deinit { zip_discard(archive) }
 
-    private func readIndex(_ index: Int64) -> Int {
-        guard index >= 0, let file = zip_fopen_index(archive, UInt64(index), 0) else { return -1 }
+    /// Reads entry `index`; returns the checksum and the bytes read.
+    private func readIndex(_ index: Int64) -> (checksum: Int, bytes: Int) {
+        guard index >= 0, let file = zip_fopen_index(archive, UInt64(index), 0) else { return (-1, 0) }
         defer { zip_fclose(file) }
         var total = 0
         var sum = 0
@@ -144,17 +145,20 @@ final class LibzipReader: BenchReader {
             sum &+= buffer.withUnsafeBytes { touch(UnsafeRawBufferPointer(rebasing: $0[0..<Int(got)])) }
             total += Int(got)
         }
-        consume(sum)
-        return total
+        return (sum, total)
     }
 
     func read(_ index: Int) -> Int {
-        readIndex(names.cStrings[index].withUnsafeBufferPointer { zip_name_locate(archive, $0.baseAddress, 0) })
+        readIndex(names.cStrings[index].withUnsafeBufferPointer { zip_name_locate(archive, $0.baseAddress, 0) }).checksum
     }
 
     func scan() -> Int {
         var total = 0
-        for index in 0..<zip_get_num_entries(archive, 0) { total += max(0, readIndex(index)) }
+        for index in 0..<zip_get_num_entries(archive, 0) {
+            let (checksum, bytes) = readIndex(index)
+            consume(checksum)
+            total += bytes
+        }
         return total
     }
 }
@@ -168,27 +172,34 @@ final class ZIPFoundationReader: BenchReader {
         self.names = names
     }
 
-    private func extract(_ entry: Entry) -> Int {
+    /// Extracts `entry` (CRC-checked, as ZIPFoundation does by default); returns the checksum and
+    /// the bytes read.
+    private func extract(_ entry: Entry) -> (checksum: Int, bytes: Int) {
         var total = 0
+        var sum = 0
         do {
             _ = try archive.extract(entry) { data in
-                consume(data.withUnsafeBytes(touch))
+                sum &+= data.withUnsafeBytes(touch)
                 total += data.count
             }
         } catch {
-            return -1
+            return (-1, 0)
         }
-        return total
+        return (sum, total)
     }
 
     func read(_ index: Int) -> Int {
         guard let entry = archive[names.strings[index]] else { return -1 }
-        return extract(entry)
+        return extract(entry).checksum
     }
 
     func scan() -> Int {
         var total = 0
-        for entry in archive where entry.type == .file { total += max(0, extract(entry)) }
+        for entry in archive where entry.type == .file {
+            let (checksum, bytes) = extract(entry)
+            consume(checksum)
+            total += bytes
+        }
         return total
     }
 }

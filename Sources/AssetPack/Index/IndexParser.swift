@@ -139,6 +139,7 @@ struct IndexParser {
 
     // MARK: - Tokens
 
+    @inline(__always)
     private mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
@@ -162,9 +163,18 @@ struct IndexParser {
         skipWhitespace()
         let start = position
         var value: UInt64 = 0
-        while let byte = peek(), byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        // Up to 19 digits cannot overflow; only longer numbers take the checked path.
+        while position < bytes.count, position - start < 19 {
+            let digit = bytes[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            position += 1
+        }
+        while position < bytes.count {
+            let digit = bytes[position] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
             guard !overflow1, !overflow2 else { throw fail("number too large") }
             value = sum
             position += 1

@@ -36,8 +36,10 @@ struct EntryTable: Sendable {
     /// Slots hold entry number + 1; 0 is empty. The capacity is a power of two, at least twice
     /// the entry count, so probes stay short.
     private var slots: [UInt32] = []
-    /// Entry numbers in path-byte order; `nil` when entry order already is path order.
+    /// Entry numbers in path-byte order; `nil` when entry order already is path order, or is
+    /// path order but for the last entry (a pack's index), which then sits at ``lastPosition``.
     private var sortedOrder: [UInt32]?
+    private var lastPosition: Int?
 
     var count: Int { records.count }
 
@@ -91,7 +93,9 @@ struct EntryTable: Sendable {
                             slot = (slot + 1) & mask
                         }
                         slots[slot] = UInt32(number + 1)
-                        if inOrder, number > 0, Self.compare(Self.path(number - 1, records, arena), path) >= 0 {
+                        if inOrder, number > 0, number < records.count - 1,
+                            Self.compare(Self.path(number - 1, records, arena), path) >= 0
+                        {
                             inOrder = false
                         }
                     }
@@ -101,7 +105,17 @@ struct EntryTable: Sendable {
         }
         if let duplicate { return duplicate }
         slots = table
-        if !inOrder {
+        if inOrder, records.count > 1 {
+            // Entries 0..<n-1 are in order: place the last one by binary search.
+            let last = records.count - 1
+            var low = 0
+            var high = last
+            while low < high {
+                let middle = (low + high) / 2
+                if pathLess(middle, last) { low = middle + 1 } else { high = middle }
+            }
+            if low != last { lastPosition = low }
+        } else if !inOrder {
             sortedOrder = records.indices.map(UInt32.init).sorted { pathLess(Int($0), Int($1)) }
         }
         return nil
@@ -160,7 +174,11 @@ struct EntryTable: Sendable {
     func path(_ number: Int) -> String { String(decoding: pathBytes(number), as: UTF8.self) }
 
     /// The entry at position `position` of path order.
-    func sorted(_ position: Int) -> Int { sortedOrder.map { Int($0[position]) } ?? position }
+    func sorted(_ position: Int) -> Int {
+        if let sortedOrder { return Int(sortedOrder[position]) }
+        guard let lastPosition else { return position }
+        return position < lastPosition ? position : position == lastPosition ? records.count - 1 : position - 1
+    }
 
     /// The first position in path order whose path is not less than `prefix`.
     func lowerBound(_ prefix: [UInt8]) -> Int {
