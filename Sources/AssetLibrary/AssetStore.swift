@@ -207,16 +207,24 @@ public final class AssetView: Sendable {
     /// base's `@2x` only.
     public func image(named name: String, scale: Int, idiom: Idiom = .phone) -> ImageHit? {
         var best: (rank: (Int, Int, Int), variant: VariantIndex.Variant, layer: Mount)?
-        var seen = Set<VariantIndex.Variant>()
+        var taken: UInt32 = 0
+        func consider(_ variant: VariantIndex.Variant, _ layer: Mount) {
+            guard taken & variant.key == 0 else { return }
+            taken |= variant.key
+            guard let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom) else { return }
+            if best == nil || rank < best!.rank { best = (rank, variant, layer) }
+        }
+        let key = VariantIndex.Key(name)
         for layer in layers {
-            for variant in layer.variants.variants(of: name, in: layer.pack) where seen.insert(variant).inserted {
-                guard let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom) else { continue }
-                if best == nil || rank < best!.rank { best = (rank, variant, layer) }
+            if let group = layer.variants.groups[key] {
+                for variant in group { consider(variant, layer) }
+            } else if let plain = layer.pack.entryNumber(of: name) {
+                consider(VariantIndex.Variant(scale: 1, idiom: nil, entryNumber: plain), layer)
             }
         }
-        guard let best, let entry = best.layer.pack.entry(forPath: best.variant.path) else { return nil }
+        guard let best else { return nil }
         return ImageHit(
-            hit: AssetHit(pack: best.layer.pack, entry: entry, priority: best.layer.priority), scale: best.variant.scale,
-            idiom: best.variant.idiom)
+            hit: AssetHit(pack: best.layer.pack, entry: best.layer.pack.entry(at: best.variant.entryNumber), priority: best.layer.priority),
+            scale: best.variant.scale, idiom: best.variant.idiom)
     }
 }

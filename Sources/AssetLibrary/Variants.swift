@@ -47,40 +47,59 @@ public struct VariantName: Hashable, Sendable {
 }
 
 /// The variant groups of one pack, built once when the pack is mounted: base path → the files
-/// that are scale or device variants of it. Plain files (no suffix) are not stored; a lookup
-/// finds them by their own path.
+/// that are scale or device variants of it, the plain file included. Bases without variants are
+/// not stored; a lookup finds such a file by its own path.
 public struct VariantIndex: Sendable {
     struct Variant: Hashable, Sendable {
         var scale: Int
         var idiom: Idiom?
-        var path: String
+        var entryNumber: Int
+
+        /// A bit per (scale, idiom), so variants already taken from a higher pack are skipped
+        /// without hashing.
+        var key: UInt32 { 1 << UInt32(scale * 3 + (idiom == nil ? 0 : idiom == .phone ? 1 : 2)) }
     }
 
-    let groups: [String: [Variant]]
+    /// A base path with a precomputed FNV-1a hash: the dictionary hashes 8 bytes instead of the
+    /// whole path, and equality compares the hash before the bytes.
+    struct Key: Hashable, Sendable {
+        let hash: UInt64
+        let path: String
+
+        init(_ path: String) {
+            var path = path
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            path.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 } }
+            self.hash = hash
+            self.path = path
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.path == b.path }
+    }
+
+    let groups: [Key: [Variant]]
 
     public init(pack: Pack) {
-        var groups: [String: [Variant]] = [:]
-        for entry in pack.entries {
+        var groups: [Key: [Variant]] = [:]
+        for number in 0..<pack.count {
+            let path = pack.entry(at: number).path
             // Cheap pre-check: only names with '@' or '~' can be variants.
-            guard entry.path.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "~") }) else {
-                continue
+            guard path.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "~") }) else { continue }
+            let name = VariantName(path: path)
+            guard name.basePath != path else { continue }
+            groups[Key(name.basePath), default: []].append(Variant(scale: name.scale, idiom: name.idiom, entryNumber: number))
+        }
+        for (base, _) in groups {
+            if let plain = pack.entryNumber(of: base.path) {
+                groups[base]?.append(Variant(scale: 1, idiom: nil, entryNumber: plain))
             }
-            let name = VariantName(path: entry.path)
-            guard name.basePath != entry.path else { continue }
-            groups[name.basePath, default: []].append(Variant(scale: name.scale, idiom: name.idiom, path: entry.path))
         }
         self.groups = groups
     }
 
     /// The number of base names that have variants.
     public var groupCount: Int { groups.count }
-
-    /// The variants of `basePath` in this pack, the plain file included if the pack has it.
-    func variants(of basePath: String, in pack: Pack) -> [Variant] {
-        var found = groups[basePath] ?? []
-        if pack.contains(basePath) { found.append(Variant(scale: 1, idiom: nil, path: basePath)) }
-        return found
-    }
 
     /// How well a variant fits a request; smaller is better. The order (DESIGN.md): exact scale
     /// with the idiom, exact scale, the nearest larger scale, then smaller ones; scale wins over

@@ -57,6 +57,11 @@ enum Report {
             if let ours = value(results, dataset, "build", "assetpack"), let zip = value(results, dataset, "build", "infozip") {
                 check("build ≤ 0.5× zip -0 -r, \(dataset)", ours.median_ns <= 0.5 * zip.median_ns, String(format: "%.2f×", ours.median_ns / zip.median_ns))
             }
+            if let variant = value(results, dataset, "variant-lookup", "assetpack"), let plain = plainLookups[dataset] {
+                check(
+                    "variant lookup ≤ 2× a plain lookup, \(dataset)", variant.median_ns <= 2 * plain,
+                    "\(format(variant.median_ns)) against \(format(plain)) (\(String(format: "%.2f", variant.median_ns / plain))×)")
+            }
             if let swap = value(results, dataset, "locale-swap", "assetpack") {
                 check("locale swap ≤ 1 ms, \(dataset)", swap.median_ns <= 1e6, format(swap.median_ns))
             }
@@ -71,6 +76,9 @@ enum Report {
         return lines
     }
 }
+
+/// Plain store lookups of a variant's file, per dataset (for the variant figure).
+nonisolated(unsafe) var plainLookups: [String: Double] = [:]
 
 /// Index sizes per dataset, filled in as datasets are opened (for the memory figure).
 nonisolated(unsafe) var indexSizes: [String: Int] = [:]

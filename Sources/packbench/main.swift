@@ -203,6 +203,7 @@ func storeBenchmarks(_ dataset: Dataset, names: Names) throws {
         }
         consume(a &+ b)
         record(dataset.name, "variant-lookup", "assetpack", variant)
+        plainLookups[dataset.name] = plain.median
         log("   variant lookup \(format(variant.median)) vs plain lookup \(format(plain.median)) (\(variantBases.count) groups)")
     }
     // Locale swaps between three locale packs of this dataset's size.

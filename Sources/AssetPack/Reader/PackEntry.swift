@@ -41,6 +41,12 @@ extension Pack {
         public subscript(position: Int) -> PackEntry { pack.makeEntry(position) }
     }
 
+    /// The entry with number `entryNumber` (0 ..< ``count``), in pack order.
+    public func entry(at entryNumber: Int) -> PackEntry { makeEntry(entryNumber) }
+
+    /// The number of the entry at `path`, if there is one: O(1), no allocation.
+    public func entryNumber(of path: String) -> Int? { entryNumber(forPath: path) }
+
     /// Where `entry`'s data starts in the file (reads the local header for foreign zips).
     public func dataOffset(of entry: PackEntry) throws(PackError) -> UInt64 {
         if let known = entry.knownDataOffset { return known }
