@@ -9,9 +9,24 @@
 #include <unistd.h>
 #include <zlib.h>
 
+/* The same hash as the Swift reader: eight bytes at a time, multiply-xorshift, avalanche. */
 static uint64_t hash_bytes(const uint8_t *bytes, size_t length) {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < length; i++) hash = (hash ^ bytes[i]) * 0x100000001b3ULL;
+    uint64_t hash = 0x243F6A8885A308D3ULL ^ ((uint64_t)length * 0x9E3779B97F4A7C15ULL);
+    size_t i = 0;
+    for (; i + 8 <= length; i += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + i, 8);
+        hash = (hash ^ word) * 0x9E3779B97F4A7C15ULL;
+        hash ^= hash >> 32;
+    }
+    if (i < length) {
+        uint64_t word = 0;
+        for (unsigned shift = 0; i < length; i++, shift += 8) word |= (uint64_t)bytes[i] << shift;
+        hash = (hash ^ word) * 0x9E3779B97F4A7C15ULL;
+        hash ^= hash >> 32;
+    }
+    hash ^= hash >> 33;
+    hash *= 0xBF58476D1CE4E5B9ULL;
     return hash ^ (hash >> 29);
 }
 

@@ -72,6 +72,14 @@ func rssProbe(_ arguments: [String]) -> Never {
 
 if CommandLine.arguments.count == 6, CommandLine.arguments[1] == "--rss-probe" { rssProbe(CommandLine.arguments) }
 
+// `packbench --profile-open PACK N`: opens PACK N times (for a profiler), prints the median.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-open" {
+    let path = CommandLine.arguments[2]
+    let stats = try timeRuns(Int(CommandLine.arguments[3]) ?? 20) { _ = try Pack(path: path) }
+    print(format(stats.median))
+    exit(0)
+}
+
 var options = parseOptions()
 let repository = FileManager.default.currentDirectoryPath
 if !options.data.hasPrefix("/") { options.data = repository + "/" + options.data }

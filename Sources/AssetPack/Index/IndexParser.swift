@@ -116,15 +116,23 @@ struct IndexParser {
 
     /// `[entryNumber, dataOffset, size, crc32]`.
     private mutating func parseFile() throws(Failure) {
-        try expect(UInt8(ascii: "["))
-        let number = try parseUInt()
-        try expect(UInt8(ascii: ","))
-        let offset = try parseUInt()
-        try expect(UInt8(ascii: ","))
-        let size = try parseUInt()
-        try expect(UInt8(ascii: ","))
-        let crc = try parseUInt()
-        try expect(UInt8(ascii: "]"))
+        let number: UInt64
+        let offset: UInt64
+        let size: UInt64
+        let crc: UInt64
+        if let quad = compactQuad() {
+            (number, offset, size, crc) = quad
+        } else {
+            try expect(UInt8(ascii: "["))
+            number = try parseUInt()
+            try expect(UInt8(ascii: ","))
+            offset = try parseUInt()
+            try expect(UInt8(ascii: ","))
+            size = try parseUInt()
+            try expect(UInt8(ascii: ","))
+            crc = try parseUInt()
+            try expect(UInt8(ascii: "]"))
+        }
         guard number == UInt64(table.count) else {
             throw fail("file #\(table.count) has entry number \(number) (files must be listed in entry order)")
         }
@@ -135,6 +143,42 @@ struct IndexParser {
             record: EntryRecord(
                 pathStart: 0, pathLength: 0, dataOffset: offset, localHeaderOffset: .max, compressedSize: size,
                 size: size, crc32: UInt32(crc), method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8))
+    }
+
+    /// The writer's own form, `[1,2,3,4]` without spaces and with numbers of at most 18 digits,
+    /// read in one tight loop; `nil` (position unchanged) for anything else, which the general
+    /// path then parses or reports precisely.
+    private mutating func compactQuad() -> (UInt64, UInt64, UInt64, UInt64)? {
+        guard let base = bytes.baseAddress else { return nil }
+        let end = bytes.count
+        var index = position
+        guard index < end, base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "[") else { return nil }
+        index += 1
+        var values: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for field in 0..<4 {
+            let start = index
+            var value: UInt64 = 0
+            while index < end {
+                let digit = base.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")
+                guard digit < 10 else { break }
+                value = value &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            let digits = index - start
+            guard digits > 0, digits <= 18, index < end,
+                digits == 1 || base.load(fromByteOffset: start, as: UInt8.self) != UInt8(ascii: "0"),
+                base.load(fromByteOffset: index, as: UInt8.self) == (field < 3 ? UInt8(ascii: ",") : UInt8(ascii: "]"))
+            else { return nil }
+            index += 1
+            switch field {
+            case 0: values.0 = value
+            case 1: values.1 = value
+            case 2: values.2 = value
+            default: values.3 = value
+            }
+        }
+        position = index
+        return values
     }
 
     // MARK: - Tokens

@@ -193,12 +193,30 @@ struct EntryTable: Sendable {
 
     private func pathLess(_ a: Int, _ b: Int) -> Bool { pathBytes(a).lexicographicallyPrecedes(pathBytes(b)) }
 
-    /// FNV-1a, 64-bit, with a final mix of the high bits into the low ones used for slots.
+    /// A 64-bit hash eight bytes at a time (multiply-xorshift per word, a final avalanche).
     static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        guard let base = bytes.baseAddress else { return hash }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
+            index += 8
         }
+        if index < bytes.count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.count {
+                word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
+                shift += 8
+                index += 1
+            }
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 32
+        }
+        hash ^= hash >> 33
+        hash &*= 0xBF58_476D_1CE4_E5B9
         return hash ^ (hash >> 29)
     }
 }
