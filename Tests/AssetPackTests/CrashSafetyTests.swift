@@ -122,7 +122,8 @@ struct CrashSafetyTests {
         let packtool = Bundle.main.bundleURL.appendingPathComponent("packtool").path
         let destination = folder.url("out/p.pack")
         try FileManager.default.createDirectory(atPath: folder.url("out"), withIntermediateDirectories: true)
-        #expect(try run(packtool, ["build", sourceNew, "-o", destination, "--name", "p"]).status == 0)
+        let first = try run(packtool, ["build", sourceNew, "-o", destination, "--name", "p"])
+        try #require(first.status == 0, "packtool build failed: \(first.stderr)")
         let new = try fileBytes(destination)
         #expect(try run(packtool, ["build", sourceOld, "-o", destination, "--name", "p"]).status == 0)
         let old = try fileBytes(destination)
