@@ -82,7 +82,7 @@ enum FolderWalker {
         defer { closedir(directory) }
         var names: [[UInt8]] = []
         while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            let name = directoryEntryName(item)
             if name.first == UInt8(ascii: ".") { continue }  // hidden, and "." and ".."
             names.append(name)
         }
@@ -159,7 +159,7 @@ struct AtomicPublisher {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
+            let name = directoryEntryName(item)
             guard name.starts(with: prefix) else { continue }
             let rest = name.dropFirst(prefix.count)
             guard let dash = rest.firstIndex(of: UInt8(ascii: "-")),
@@ -170,4 +170,13 @@ struct AtomicPublisher {
             }
         }
     }
+}
+
+/// The name of a `readdir` entry, read in place: a `dirent` is only as long as its name, so
+/// copying the whole fixed-size `d_name` field (as `item.pointee` would) reads past the end of
+/// the last entry in the buffer.
+func directoryEntryName(_ item: UnsafeMutablePointer<dirent>) -> [UInt8] {
+    guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return [] }
+    let name = UnsafeRawPointer(item).advanced(by: offset).assumingMemoryBound(to: CChar.self)
+    return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
 }

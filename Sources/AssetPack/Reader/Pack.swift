@@ -58,14 +58,13 @@ public final class Pack: Sendable {
         path = name
         backend = .mapped
         let count = bytes.count
-        let storage = ByteStorage.heap(capacity: count) { buffer in
-            buffer.copyBytes(from: bytes)
-            return count
-        }
-        let source = ByteSource.mapped(storage)
-        self.source = source
         fileIdentity = FileIdentity(device: 0, inode: 0, size: UInt64(count), modificationSeconds: 0, modificationNanoseconds: 0)
         do throws(PackError) {
+            let storage = try ByteStorage.heap(capacity: count) { buffer in
+                buffer.copyBytes(from: bytes)
+                return count
+            }
+            source = .mapped(storage)
             (endRecord, metadata, table) = try Self.open(source)
         } catch {
             throw error.at(path: name)

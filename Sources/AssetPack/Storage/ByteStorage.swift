@@ -25,11 +25,15 @@ final class ByteStorage: @unchecked Sendable {
         self.kind = kind
     }
 
-    /// A heap buffer of `count` bytes filled by `fill`, which returns how many bytes it wrote.
-    static func heap<E: Error>(
-        capacity: Int, _ fill: (UnsafeMutableRawBufferPointer) throws(E) -> Int
-    ) throws(E) -> ByteStorage {
-        let pointer = malloc(max(capacity, 1))!
+    /// A heap buffer of `capacity` bytes filled by `fill`, which returns how many bytes it wrote.
+    ///
+    /// - Throws: ``PackError/Code/tooLarge`` when the memory cannot be had, or what `fill` throws.
+    static func heap(
+        capacity: Int, _ fill: (UnsafeMutableRawBufferPointer) throws(PackError) -> Int
+    ) throws(PackError) -> ByteStorage {
+        guard let pointer = malloc(max(capacity, 1)) else {
+            throw PackError(.tooLarge, "cannot allocate \(capacity) bytes")
+        }
         let buffer = UnsafeMutableRawBufferPointer(start: pointer, count: capacity)
         let written: Int
         do {
