@@ -193,7 +193,7 @@ func buildWithLibzip(_ dataset: Dataset, _ names: Names, to path: String) throws
 @MainActor
 func storeBenchmarks(_ dataset: Dataset, names: Names) throws {
     let store = try AssetStore(developmentLocale: "en")
-    let pack = try store.mount(path: dataset.pack, priority: 0)
+    try store.mount(path: dataset.pack, priority: 0)
     // Base names that have variants, and one variant file of each (a plain lookup of the same cost).
     var variantOf: [String: String] = [:]
     for name in names.strings {
@@ -226,7 +226,6 @@ func storeBenchmarks(_ dataset: Dataset, names: Names) throws {
         try store.mount(path: path, priority: AssetStore.localePriority)
         locales.append(locale)
     }
-    _ = pack
     var swap = 0
     let swaps = try timeRuns(options.quick ? 200 : 2000) {
         swap += 1

@@ -206,7 +206,6 @@ struct EndRecord: Sendable {
                 let diskEntries = reader.u64(), let entries = reader.u64(), let size = reader.u64(),
                 let offset = reader.u64()
             else { return nil }
-            _ = recordSize
             return (disk, directoryDisk, diskEntries, entries, size, offset, recordSize)
         }
         guard let (disk, directoryDisk, diskEntries, entries, size, directoryStart, recordSize) = parsed else {
