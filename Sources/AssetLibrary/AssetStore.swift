@@ -186,9 +186,10 @@ public final class AssetView: Sendable {
     }
 
     public func lookup(_ path: String) -> AssetHit? {
-        for layer in layers {
-            if let entry = layer.pack.entry(forPath: path) {
-                return AssetHit(pack: layer.pack, entry: entry, priority: layer.priority)
+        for index in layers.indices {
+            let pack = layers[index].pack
+            if let number = pack.entryNumber(of: path) {
+                return AssetHit(pack: pack, entry: pack.entry(at: number), priority: layers[index].priority)
             }
         }
         return nil
@@ -206,25 +207,30 @@ public final class AssetView: Sendable {
     /// taken from the highest pack that has that very file, so a patch pack's `@2x` overrides the
     /// base's `@2x` only.
     public func image(named name: String, scale: Int, idiom: Idiom = .phone) -> ImageHit? {
-        var best: (rank: (Int, Int, Int), variant: VariantIndex.Variant, layer: Mount)?
+        // The best so far as (rank, variant, layer index): no copies of the mounts on the way.
+        var best: (rank: (Int, Int, Int), variant: VariantIndex.Variant, layer: Int)?
         var taken: UInt32 = 0
-        func consider(_ variant: VariantIndex.Variant, _ layer: Mount) {
-            guard taken & variant.key == 0 else { return }
-            taken |= variant.key
-            guard let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom) else { return }
-            if best == nil || rank < best!.rank { best = (rank, variant, layer) }
-        }
         let key = VariantIndex.Key(name)
-        for layer in layers {
-            if let group = layer.variants.groups[key] {
-                for variant in group { consider(variant, layer) }
-            } else if let plain = layer.pack.entryNumber(of: name) {
-                consider(VariantIndex.Variant(scale: 1, idiom: nil, entryNumber: plain), layer)
+        for index in layers.indices {
+            if let group = layers[index].variants.groups[key] {
+                for variant in group where taken & variant.key == 0 {
+                    taken |= variant.key
+                    guard let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom) else { continue }
+                    if best == nil || rank < best!.rank { best = (rank, variant, index) }
+                }
+            } else if let plain = layers[index].pack.entryNumber(of: name) {
+                let variant = VariantIndex.Variant(scale: 1, idiom: nil, entryNumber: plain)
+                guard taken & variant.key == 0 else { continue }
+                taken |= variant.key
+                if let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom), best == nil || rank < best!.rank {
+                    best = (rank, variant, index)
+                }
             }
         }
         guard let best else { return nil }
+        let layer = layers[best.layer]
         return ImageHit(
-            hit: AssetHit(pack: best.layer.pack, entry: best.layer.pack.entry(at: best.variant.entryNumber), priority: best.layer.priority),
+            hit: AssetHit(pack: layer.pack, entry: layer.pack.entry(at: best.variant.entryNumber), priority: layer.priority),
             scale: best.variant.scale, idiom: best.variant.idiom)
     }
 }
