@@ -54,10 +54,12 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "CAssetPackZip", "CAssetPackZlib"]),
-        .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack"]),
-        .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack"]),
-        .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "packtool"]),
+        // What every test target shares: temporary folders, a process runner, seeded bytes.
+        .target(name: "TestSupport", dependencies: ["AssetPack"], path: "Tests/TestSupport"),
+        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "TestSupport", "CAssetPackZip", "CAssetPackZlib"]),
+        .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
+        .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
+        .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import AssetPack
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AssetLibrary

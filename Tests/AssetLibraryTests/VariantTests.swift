@@ -1,4 +1,5 @@
 import AssetPack
+import TestSupport
 import Testing
 
 @testable import AssetLibrary

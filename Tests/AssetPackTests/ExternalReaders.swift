@@ -1,5 +1,6 @@
 import CAssetPackZip
 import Foundation
+import TestSupport
 import Testing
 
 @testable import AssetPack

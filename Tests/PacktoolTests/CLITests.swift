@@ -1,5 +1,6 @@
 import AssetPack
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `packtool` binary, as a user would.
@@ -13,98 +14,18 @@ struct Packtool {
         return Bundle.main.bundleURL.appendingPathComponent("packtool").path
     }()
 
-    struct Result {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var output: String { String(decoding: stdout, as: UTF8.self) }
-    }
-
     @discardableResult
-    static func run(_ arguments: String..., environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
+    static func run(_ arguments: String..., environment: [String: String] = [:], in directory: String? = nil) throws -> ProcessResult {
         try run(arguments, environment: environment, in: directory)
     }
 
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "SOURCE_DATE_EPOCH")
-        process.environment = env.merging(environment) { $1 }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errReader = Thread.detachNewThreadWithResult { err.fileHandleForReading.readDataToEndOfFile() }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: errReader.wait(), as: UTF8.self))
+    /// Runs packtool; SOURCE_DATE_EPOCH from the test's own environment is not passed on.
+    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> ProcessResult {
+        try TestSupport.run(binary, arguments, environment: environment, removing: ["SOURCE_DATE_EPOCH"], in: directory)
     }
 }
 
-extension Thread {
-    /// Runs `body` on a new thread; `wait()` returns its result.
-    final class Handle<T: Sendable>: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private var value: T?
-        func set(_ value: T) {
-            self.value = value
-            done.signal()
-        }
-        func wait() -> T {
-            done.wait()
-            return value!
-        }
-    }
-
-    static func detachNewThreadWithResult<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Handle<T> {
-        let handle = Handle<T>()
-        Thread.detachNewThread { handle.set(body()) }
-        return handle
-    }
-}
-
-/// A temporary folder for one test, removed afterwards.
-final class Scratch: @unchecked Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "packtool-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func url(_ relative: String) -> String { path + "/" + relative }
-
-    func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
-
-    func write(_ relative: String, _ bytes: [UInt8]) throws {
-        let full = url(relative)
-        try FileManager.default.createDirectory(
-            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: full))
-    }
-
-    func bytes(_ relative: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: url(relative)))) }
-
-    /// Every regular file below `relative`, path → bytes.
-    func tree(_ relative: String) throws -> [String: [UInt8]] {
-        var result: [String: [UInt8]] = [:]
-        let root = url(relative)
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let item = enumerator?.nextObject() as? String {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + item, isDirectory: &isDirectory), !isDirectory.boolValue {
-                result[item] = try bytes(relative + "/" + item)
-            }
-        }
-        return result
-    }
-
+extension Scratch {
     /// The small pack of the exact-output tests: a/x.txt, a/y z.txt (empty), b.txt.
     func smallPack() throws -> String {
         try write("src/b.txt", "bee\n")

@@ -1,6 +1,7 @@
 import AssetLibrary
 import AssetPack
 import Foundation
+import TestSupport
 import Testing
 
 @testable import StudyContent
@@ -9,30 +10,13 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
 
-final class Scratch: @unchecked Sendable {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "studycontent-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
+extension Scratch {
     /// Packs a folder of Packs/ the way packtool does (its .pack.json locale) and returns the path.
     func packReal(_ name: String) throws -> String {
         let source = repositoryRoot + "/Packs/" + name
         let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/.pack.json"))) as? [String: Any]
         var builder = PackBuilder(options: .init(name: name, locale: settings?["locale"] as? String))
         try builder.addFolder(source)
-        try builder.write(to: path + "/" + name + ".pack")
-        return path + "/" + name + ".pack"
-    }
-
-    /// Builds a pack from in-memory files.
-    func pack(_ name: String, locale: String? = nil, files: [String: String]) throws -> String {
-        var builder = PackBuilder(options: .init(name: name, locale: locale))
-        for (file, text) in files { try builder.add(path: file, contents: Array(text.utf8)) }
         try builder.write(to: path + "/" + name + ".pack")
         return path + "/" + name + ".pack"
     }

@@ -1,0 +1,148 @@
+// What every test target needs: a temporary folder that writes files and builds packs, a
+// process runner, deterministic bytes. One copy, shared by all test targets.
+import AssetPack
+import Foundation
+
+/// A fresh temporary folder, removed when the value is deinitialized.
+public final class Scratch: @unchecked Sendable {
+    public let path: String
+
+    public init() throws {
+        path = NSTemporaryDirectory() + "/assetpack-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// The full path of `relative` inside the folder.
+    public func url(_ relative: String) -> String { path + "/" + relative }
+
+    /// Writes one file, creating its folders.
+    public func write(_ relative: String, _ bytes: [UInt8]) throws {
+        let full = url(relative)
+        try FileManager.default.createDirectory(
+            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: full))
+    }
+
+    public func write(_ relative: String, _ text: String) throws { try write(relative, Array(text.utf8)) }
+
+    /// Writes `files` (relative path → bytes) under `folder`; returns the folder's path.
+    @discardableResult
+    public func write(_ files: [String: [UInt8]], in folder: String = "source") throws -> String {
+        for (name, bytes) in files { try write(folder + "/" + name, bytes) }
+        try FileManager.default.createDirectory(atPath: url(folder), withIntermediateDirectories: true)
+        return url(folder)
+    }
+
+    /// The bytes of `relative`.
+    public func bytes(_ relative: String) throws -> [UInt8] { try fileBytes(url(relative)) }
+
+    /// Every regular file below `relative`, path → bytes.
+    public func tree(_ relative: String) throws -> [String: [UInt8]] { try readTree(url(relative)) }
+
+    /// Builds `NAME.pack` in the folder from text files and returns its path.
+    @discardableResult
+    public func pack(_ name: String, locale: String? = nil, files: [String: String]) throws -> String {
+        var builder = PackBuilder(options: .init(name: name, locale: locale))
+        for (file, text) in files { try builder.add(path: file, contents: Array(text.utf8)) }
+        try builder.write(to: url(name + ".pack"))
+        return url(name + ".pack")
+    }
+}
+
+/// The result of running a program.
+public struct ProcessResult: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: String
+    public var output: String { String(decoding: stdout, as: UTF8.self) }
+}
+
+/// Runs `executable` (a path, or a name looked up on PATH) and waits; never throws for a
+/// non-zero exit. `removing` names environment variables the child must not inherit.
+@discardableResult
+public func run(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
+    in directory: String? = nil
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
+    process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+    var inherited = ProcessInfo.processInfo.environment
+    for name in removing { inherited.removeValue(forKey: name) }
+    process.environment = inherited.merging(environment) { $1 }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Drain both pipes at once so a chatty child never blocks on a full pipe.
+    let errors = ErrorDrain(err.fileHandleForReading)
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: errors.wait(), as: UTF8.self))
+}
+
+/// Reads a pipe to its end on another thread.
+private final class ErrorDrain: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
+/// Every regular file under `folder`, relative path → bytes.
+public func readTree(_ folder: String) throws -> [String: [UInt8]] {
+    var result: [String: [UInt8]] = [:]
+    guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return result }
+    while let relative = enumerator.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        let full = folder + "/" + relative
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+            result[relative] = try fileBytes(full)
+        }
+    }
+    return result
+}
+
+/// The whole file.
+public func fileBytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+/// Deterministic pseudo-random bytes (SplitMix64), so fixtures are the same on every run.
+public struct SeededBytes: Sendable {
+    public var state: UInt64
+
+    public init(state: UInt64) { self.state = state }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(count + 8)
+        while out.count < count { withUnsafeBytes(of: next()) { out.append(contentsOf: $0) } }
+        return Array(out.prefix(count))
+    }
+}
+
+extension PackData {
+    /// The bytes as UTF-8 text.
+    public var text: String { String(decoding: self, as: UTF8.self) }
+}
