@@ -23,6 +23,17 @@ nonisolated(unsafe) var checksumSink = 0
 @inline(never)
 func consume(_ value: Int) { checksumSink &+= value }
 
+/// Reads every item once with `read` (checksum, bytes); returns the bytes read.
+func scanAll<S: Sequence>(_ items: S, _ read: (S.Element) -> (checksum: Int, bytes: Int)) -> Int {
+    var total = 0
+    for item in items {
+        let (checksum, bytes) = read(item)
+        consume(checksum)
+        total += bytes
+    }
+    return total
+}
+
 /// A reader under test: opened (that is the open workload), then asked for entries by name.
 protocol BenchReader: AnyObject {
     /// Reads the entry `names[index]` and touches every byte; returns a checksum (-1 on failure).
@@ -152,15 +163,7 @@ final class LibzipReader: BenchReader {
         readIndex(names.cStrings[index].withUnsafeBufferPointer { zip_name_locate(archive, $0.baseAddress, 0) }).checksum
     }
 
-    func scan() -> Int {
-        var total = 0
-        for index in 0..<zip_get_num_entries(archive, 0) {
-            let (checksum, bytes) = readIndex(index)
-            consume(checksum)
-            total += bytes
-        }
-        return total
-    }
+    func scan() -> Int { scanAll(0..<zip_get_num_entries(archive, 0), readIndex) }
 }
 
 final class ZIPFoundationReader: BenchReader {
@@ -193,15 +196,7 @@ final class ZIPFoundationReader: BenchReader {
         return extract(entry).checksum
     }
 
-    func scan() -> Int {
-        var total = 0
-        for entry in archive where entry.type == .file {
-            let (checksum, bytes) = extract(entry)
-            consume(checksum)
-            total += bytes
-        }
-        return total
-    }
+    func scan() -> Int { scanAll(archive.filter { $0.type == .file }, extract) }
 }
 
 final class FileSystemReader: BenchReader {
