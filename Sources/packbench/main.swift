@@ -80,6 +80,18 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-open
     exit(0)
 }
 
+// `packbench --profile-build FOLDER PACK N`: builds PACK from FOLDER N times, prints the median.
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--profile-build" {
+    let arguments = CommandLine.arguments
+    let stats = try timeRuns(Int(arguments[4]) ?? 5) {
+        var builder = PackBuilder()
+        try builder.addFolder(arguments[2])
+        try builder.write(to: arguments[3])
+    }
+    print(format(stats.median))
+    exit(0)
+}
+
 var options = parseOptions()
 let repository = FileManager.default.currentDirectoryPath
 if !options.data.hasPrefix("/") { options.data = repository + "/" + options.data }

@@ -91,6 +91,34 @@ struct CrashSafetyTests {
         #expect(try Self.leftovers(folder.path, keep: ["source"]) == [])
     }
 
+    @Test("files are read ahead on worker threads, but the first failing file in entry order is the one reported")
+    func firstFailureInOrder() throws {
+        let folder = try TemporaryFolder()
+        // 500 files (several read-ahead batches) and one over the 4 MiB read-ahead limit.
+        var files: [String: [UInt8]] = [:]
+        for number in 0..<500 { files[String(format: "f/%03d.txt", number)] = Array("file \(number)".utf8) }
+        var random = SeededBytes(state: 3)
+        files["f/big.bin"] = random.bytes(5 << 20)
+        let source = try folder.write(files)
+        var builder = PackBuilder()
+        try builder.addFolder(source)
+        let built = try builder.write(to: folder.url("ok.pack"))
+        #expect(built.metadata.entryCount == 501)
+        let pack = try Pack(path: folder.url("ok.pack"))
+        #expect(try Array(pack.data(forPath: "f/big.bin")) == files["f/big.bin"])
+        #expect(try Array(pack.data(forPath: "f/499.txt")) == Array("file 499".utf8))
+        try pack.verify()
+        // Two files vanish after listing: the earlier one in entry order is reported, every time.
+        try FileManager.default.removeItem(atPath: source + "/f/420.txt")
+        try FileManager.default.removeItem(atPath: source + "/f/300.txt")
+        for _ in 0..<5 {
+            let error = try #require(throws: PackError.self) { try builder.write(to: folder.url("c.pack")) }
+            #expect(error.path == source + "/f/300.txt")
+            #expect(error.code == .fileNotFound)
+        }
+        #expect(try Self.leftovers(folder.path, keep: ["source", "ok.pack"]) == [])
+    }
+
     @Test("stale temporary files of killed builds are removed by the next build; live ones are kept")
     func staleTemporaries() throws {
         let folder = try TemporaryFolder()

@@ -1,3 +1,5 @@
+import CAssetPackZlib
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -29,6 +31,9 @@ final class OutputFile {
     /// The file offset of `buffer[0]`.
     private var bufferStart: UInt64 = 0
     private let capacity = 1 << 20
+    /// Where the bytes not yet handed to writeback start.
+    private var writebackStart: UInt64 = 0
+    private let writebackChunk: UInt64 = 8 << 20
 
     /// Creates `path`, which must not exist (`O_EXCL`: never follows or reuses a planted file).
     init(creating path: String, faults: WriteFaults? = nil) throws(PackError) {
@@ -45,6 +50,10 @@ final class OutputFile {
     var position: UInt64 { bufferStart + UInt64(buffer.count) }
 
     func append(_ bytes: [UInt8]) throws(PackError) {
+        if bytes.count > capacity {
+            try bytes.withUnsafeBytes { raw in Result { () throws(PackError) in try append(raw) } }.get()
+            return
+        }
         if buffer.count + bytes.count > capacity { try flush() }
         buffer.append(contentsOf: bytes)
     }
@@ -98,6 +107,19 @@ final class OutputFile {
             .get()
         bufferStart += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
+        startWriteback()
+    }
+
+    /// Hands every full 8 MiB written so far to the kernel's writeback, so the disk writes
+    /// while the pack is still being built and the final `fsync` waits for little. Only a hint:
+    /// failures are left to `fsync` to report.
+    private func startWriteback() {
+        #if os(Linux)
+        guard bufferStart - writebackStart >= writebackChunk else { return }
+        _ = assetpack_start_writeback(
+            descriptor, Int64(writebackStart), Int64(bufferStart - writebackStart))
+        writebackStart = bufferStart
+        #endif
     }
 
     /// Flushes and `fsync`s; an fsync error is final (never retried: the kernel may have

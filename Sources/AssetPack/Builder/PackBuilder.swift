@@ -17,7 +17,7 @@ import Darwin
 /// time and mode 0644, and their data aligned with an Android 0xD935 extra block. Names are checked
 /// and NFC-normalized as they are added; names that collide on a case-insensitive file system are
 /// an error naming both. The pack is written to a temporary file next to the destination, checked
-/// with ``Pack/verify()``, synced and renamed over the destination, so the destination is always
+/// structurally (``Pack/verify()`` without re-reading the data), synced and renamed over the destination, so the destination is always
 /// either the complete old pack or the complete new one.
 public struct PackBuilder {
     /// How a pack is built.
@@ -57,14 +57,7 @@ public struct PackBuilder {
 
     enum Contents {
         case bytes([UInt8])
-        case file(path: String, size: UInt64)
-
-        var size: UInt64 {
-            switch self {
-            case .bytes(let bytes): UInt64(bytes.count)
-            case .file(_, let size): size
-            }
-        }
+        case file(SourceFile)
     }
 
     struct Entry {
@@ -99,7 +92,7 @@ public struct PackBuilder {
         var info = stat()
         guard stat(file, &info) == 0 else { throw PackError.errno(errno, "cannot stat", path: file) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw PackError(.io, "not a regular file", path: file) }
-        try add(path: path, origin: file, contents: .file(path: file, size: UInt64(info.st_size)))
+        try add(path: path, origin: file, contents: .file(SourceFile(path: file, listed: FileIdentity(info))))
     }
 
     /// Adds every regular file under `folder`, named by its path relative to `folder`.
@@ -110,7 +103,7 @@ public struct PackBuilder {
     public mutating func addFolder(_ folder: String) throws(PackError) {
         var visited: [FolderWalker.Identity] = []
         for file in try FolderWalker.files(in: folder, visited: &visited) {
-            try add(path: file.relativePath, origin: file.fullPath, contents: .file(path: file.fullPath, size: file.size))
+            try add(path: file.relativePath, origin: file.source.path, contents: .file(file.source))
         }
     }
 
@@ -146,7 +139,7 @@ public struct PackBuilder {
         let sorted = try Self.sortedCheckingCollisions(entries)
         let name = options.name ?? Self.defaultName(for: destination)
         let publisher = try AtomicPublisher(destination: destination)
-        do {
+        do throws(PackError) {
             let layout = PackLayout(alignment: options.alignment, timestamp: timestamp)
             let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)
             var written: [PackLayout.Written] = []
@@ -155,8 +148,15 @@ public struct PackBuilder {
                 name: name, locale: options.locale, contentVersion: options.contentVersion,
                 alignment: options.alignment)
             var contentBytes: UInt64 = 0
-            for entry in sorted {
-                let result = try layout.writeEntry(entry, to: output)
+            let reader = SourceReader(sorted)
+            for (number, entry) in sorted.enumerated() {
+                let result: PackLayout.Written
+                switch reader.take(number) {
+                case .loaded(let bytes, let crc32):
+                    result = try layout.writeEntry(name: entry.utf8, bytes: bytes, crc32: crc32, to: output)
+                case .failed(let error): throw error
+                case .inline: result = try layout.writeEntry(entry, to: output)
+                }
                 digest.add(path: entry.utf8, size: result.size, crc32: result.crc32)
                 contentBytes += result.size
                 written.append(result)
@@ -199,12 +199,14 @@ public struct PackBuilder {
                 .nameCollision, "\"\(a.origin)\" and \"\(b.origin)\" differ only by Unicode normalization",
                 entry: a.path)
         }
-        var files: [String: Entry] = [:]
-        for entry in sorted {
+        var files: [String: Int] = [:]
+        files.reserveCapacity(sorted.count)
+        for (number, entry) in sorted.enumerated() {
             let key = PackPath.collisionKey(entry.path)
-            if let other = files.updateValue(entry, forKey: key) {
+            if let other = files.updateValue(number, forKey: key) {
                 throw PackError(
-                    .nameCollision, "\"\(other.origin)\" and \"\(entry.origin)\" differ only by case or Unicode normalization",
+                    .nameCollision,
+                    "\"\(sorted[other].origin)\" and \"\(entry.origin)\" differ only by case or Unicode normalization",
                     entry: entry.path)
             }
         }
@@ -214,7 +216,7 @@ public struct PackBuilder {
             while let slash = folder.lastIndex(of: "/") {
                 folder = folder[..<slash]
                 guard checkedFolders.insert(folder).inserted else { break }
-                if let file = files[PackPath.collisionKey(String(folder))] {
+                if let file = files[PackPath.collisionKey(String(folder))].map({ sorted[$0] }) {
                     throw PackError(
                         .nameCollision, "\"\(file.origin)\" is a file and also a folder of \"\(entry.origin)\"",
                         entry: file.path)

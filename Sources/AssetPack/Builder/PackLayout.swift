@@ -18,31 +18,64 @@ struct PackLayout {
     static let versionZip64: UInt16 = 45
     static let madeByUnix: UInt16 = 3 << 8
 
+    /// Writes an entry whose bytes are in memory or streamed from a file.
     func writeEntry(_ entry: PackBuilder.Entry, to output: OutputFile) throws(PackError) -> Written {
+        switch entry.contents {
+        case .bytes(let bytes):
+            let written = bytes.withUnsafeBytes { raw in
+                Result { () throws(PackError) in
+                    try writeEntry(name: entry.utf8, bytes: raw, crc32: CRC32.checksum(raw), to: output)
+                }
+            }
+            return try written.get()
+        case .file(let source):
+            let headerOffset = output.position
+            try output.append(localHeader(name: entry.utf8, size: source.listed.size, crc32: 0, at: headerOffset))
+            let dataOffset = output.position
+            var crc = CRC32()
+            try source.copy(to: output, crc: &crc)
+            var crcBytes: [UInt8] = []
+            crcBytes.appendLE(crc.value)
+            try output.patch(crcBytes, at: headerOffset + 14)
+            return Written(
+                name: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset, size: source.listed.size,
+                crc32: crc.value)
+        }
+    }
+
+    /// Writes an entry whose bytes and CRC-32 are known.
+    func writeEntry(name: [UInt8], bytes: UnsafeRawBufferPointer, crc32: UInt32, to output: OutputFile) throws(PackError) -> Written {
         let headerOffset = output.position
-        let size = entry.contents.size
+        try output.append(localHeader(name: name, size: UInt64(bytes.count), crc32: crc32, at: headerOffset))
+        let dataOffset = output.position
+        try output.append(bytes)
+        return Written(name: name, headerOffset: headerOffset, dataOffset: dataOffset, size: UInt64(bytes.count), crc32: crc32)
+    }
+
+    /// A local header at `headerOffset`, padded so that the data after it is aligned.
+    func localHeader(name: [UInt8], size: UInt64, crc32: UInt32, at headerOffset: UInt64) -> [UInt8] {
         let zip64 = size >= UInt64(ZipConstants.marker32)
         var header: [UInt8] = []
-        header.reserveCapacity(ZipConstants.localHeaderSize + entry.utf8.count + 32 + alignment)
+        header.reserveCapacity(ZipConstants.localHeaderSize + name.count + 32 + alignment)
         header.appendLE(ZipSignature.localHeader)
         header.appendLE(zip64 ? Self.versionZip64 : Self.versionDefault)
         header.appendLE(ZipConstants.flagUTF8)
         header.appendLE(ZipConstants.methodStored)
         header.appendLE(timestamp.time)
         header.appendLE(timestamp.date)
-        header.appendLE(UInt32(0))  // CRC-32, patched once the data has been read
+        header.appendLE(crc32)
         let size32 = zip64 ? ZipConstants.marker32 : UInt32(size)
         header.appendLE(size32)
         header.appendLE(size32)
         // Extra: Zip64 sizes when needed, then the 0xD935 block padding the data to the alignment.
         let zip64Length = zip64 ? 20 : 0
         let unpadded =
-            headerOffset + UInt64(ZipConstants.localHeaderSize + entry.utf8.count + zip64Length)
+            headerOffset + UInt64(ZipConstants.localHeaderSize + name.count + zip64Length)
             + UInt64(ZipConstants.alignmentExtraMinimumSize)
         let padding = Int((UInt64(alignment) - unpadded % UInt64(alignment)) % UInt64(alignment))
-        header.appendLE(UInt16(entry.utf8.count))
+        header.appendLE(UInt16(name.count))
         header.appendLE(UInt16(zip64Length + ZipConstants.alignmentExtraMinimumSize + padding))
-        header += entry.utf8
+        header += name
         if zip64 {
             header.appendLE(ZipConstants.zip64ExtraID)
             header.appendLE(UInt16(16))
@@ -53,21 +86,7 @@ struct PackLayout {
         header.appendLE(UInt16(2 + padding))
         header.appendLE(UInt16(alignment))
         header += repeatElement(0, count: padding)
-        try output.append(header)
-        let dataOffset = output.position
-        var crc = CRC32()
-        switch entry.contents {
-        case .bytes(let bytes):
-            bytes.withUnsafeBytes { crc.update($0) }
-            try output.append(bytes)
-        case .file(let path, let expected):
-            try FileCopier.copy(path, expectedSize: expected, to: output, crc: &crc)
-        }
-        var crcBytes: [UInt8] = []
-        crcBytes.appendLE(crc.value)
-        try output.patch(crcBytes, at: headerOffset + 14)
-        return Written(
-            name: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset, size: size, crc32: crc.value)
+        return header
     }
 
     func writeDirectory(_ entries: [Written], comment: [UInt8], to output: OutputFile) throws(PackError) {

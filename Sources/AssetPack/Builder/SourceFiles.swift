@@ -1,21 +1,58 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Copies a source file into the pack, failing if the file changes while it is read.
-enum FileCopier {
-    static func copy(_ path: String, expectedSize: UInt64, to output: OutputFile, crc: inout CRC32) throws(PackError) {
+/// How a source file must be read: it has to be the file that was listed, unchanged.
+struct SourceFile: Sendable {
+    var path: String
+    /// The file as listed (device, inode, size, modification time).
+    var listed: FileIdentity
+
+    /// An error if the file is not the one listed any more (its identity after reading differs).
+    func checkUnchanged(_ descriptor: Int32) -> PackError? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return PackError.errno(errno, "cannot stat", path: path) }
+        let now = FileIdentity(info)
+        if now.size != listed.size {
+            return PackError(.fileChanged, "size was \(listed.size), now \(now.size)", path: path)
+        }
+        guard now == listed else { return PackError(.fileChanged, "modified or replaced while being packed", path: path) }
+        return nil
+    }
+
+    /// Reads the whole file into `buffer` (exactly its listed size), checking that it is still
+    /// the file listed; returns its CRC-32.
+    func load(into buffer: UnsafeMutableRawBufferPointer) -> Result<UInt32, PackError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(PackError.errno(errno, "cannot open", path: path)) }
+        defer { close(descriptor) }
+        var done = 0
+        while done < buffer.count, let base = buffer.baseAddress {
+            let count = read(descriptor, base + done, buffer.count - done)
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return .failure(PackError.errno(errno, "read failed", path: path)) }
+            if count == 0 {
+                return .failure(
+                    PackError(.fileChanged, "shrank to \(done) of \(buffer.count) bytes while being packed", path: path))
+            }
+            done += count
+        }
+        // A file that grew, shrank or was rewritten after it was listed has a new size or time.
+        if let changed = checkUnchanged(descriptor) { return .failure(changed) }
+        return .success(CRC32.checksum(UnsafeRawBufferPointer(buffer)))
+    }
+
+    /// Streams the file into the pack in 1 MiB pieces (for files too large to hold in memory).
+    func copy(to output: OutputFile, crc: inout CRC32) throws(PackError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw PackError.errno(errno, "cannot open", path: path) }
         defer { close(descriptor) }
-        var before = stat()
-        guard fstat(descriptor, &before) == 0 else { throw PackError.errno(errno, "cannot stat", path: path) }
-        guard UInt64(before.st_size) == expectedSize else {
-            throw PackError(.fileChanged, "size was \(expectedSize), now \(before.st_size)", path: path)
-        }
-        var remaining = expectedSize
+        if let changed = checkUnchanged(descriptor) { throw changed }
+        var remaining = listed.size
         while true {
             // Ask for one byte more than expected, so a file that grew is noticed.
             let want = Int(min(remaining + 1, 1 << 20))
@@ -25,7 +62,7 @@ enum FileCopier {
                     if count < 0, errno == EINTR { continue }
                     guard count >= 0 else { throw PackError.errno(errno, "read failed", path: path) }
                     guard UInt64(count) <= remaining else {
-                        throw PackError(.fileChanged, "grew past \(expectedSize) bytes while being packed", path: path)
+                        throw PackError(.fileChanged, "grew past \(listed.size) bytes while being packed", path: path)
                     }
                     crc.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
                     return count
@@ -36,14 +73,10 @@ enum FileCopier {
         }
         guard remaining == 0 else {
             throw PackError(
-                .fileChanged, "shrank to \(expectedSize - remaining) of \(expectedSize) bytes while being packed",
+                .fileChanged, "shrank to \(listed.size - remaining) of \(listed.size) bytes while being packed",
                 path: path)
         }
-        var after = stat()
-        guard fstat(descriptor, &after) == 0 else { throw PackError.errno(errno, "cannot stat", path: path) }
-        guard after.st_size == before.st_size, after.st_mtim.tv_sec == before.st_mtim.tv_sec,
-            after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
-        else { throw PackError(.fileChanged, "modified while being packed", path: path) }
+        if let changed = checkUnchanged(descriptor) { throw changed }
     }
 }
 
@@ -56,8 +89,7 @@ enum FolderWalker {
 
     struct File {
         var relativePath: String
-        var fullPath: String
-        var size: UInt64
+        var source: SourceFile
     }
 
     static func files(in folder: String, visited: inout [Identity]) throws(PackError) -> [File] {
@@ -87,26 +119,48 @@ enum FolderWalker {
             names.append(name)
         }
         names.sort { $0.lexicographicallyPrecedes($1) }
-        for name in names {
-            let display = String(decoding: name, as: UTF8.self)
-            let fullPath = folder.hasSuffix("/") ? folder + display : folder + "/" + display
-            guard String(validating: name, as: UTF8.self) != nil else {
-                throw PackError(.unsafeName, "the file name is not valid UTF-8", path: fullPath)
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        let statuses = statAll(names, in: dirfd(directory))
+        for (name, status) in zip(names, statuses) {
+            guard let display = String(validating: name, as: UTF8.self) else {
+                throw PackError(
+                    .unsafeName, "the file name is not valid UTF-8", path: prefix + String(decoding: name, as: UTF8.self))
             }
+            let fullPath = prefix + display
             let relativePath = relative.isEmpty ? display : relative + "/" + display
-            var entry = stat()
-            guard stat(fullPath, &entry) == 0 else {
-                throw PackError.errno(errno, "cannot stat (a broken symbolic link?)", path: fullPath)
+            guard status.error == 0 else {
+                throw PackError.errno(status.error, "cannot stat (a broken symbolic link?)", path: fullPath)
             }
+            let entry = status.info
             switch entry.st_mode & S_IFMT {
             case S_IFDIR:
                 try walk(fullPath, relative: relativePath, visited: &visited, into: &files)
             case S_IFREG:
-                files.append(File(relativePath: relativePath, fullPath: fullPath, size: UInt64(entry.st_size)))
+                files.append(File(relativePath: relativePath, source: SourceFile(path: fullPath, listed: FileIdentity(entry))))
             default:
                 throw PackError(.io, "not a regular file or folder", path: fullPath)
             }
         }
+    }
+}
+
+extension FolderWalker {
+    /// `fstatat` (following links) of every name in an open folder, relative to it so the kernel
+    /// does not walk the whole path again, and spread over the cores for folders of many files.
+    fileprivate static func statAll(_ names: [[UInt8]], in folder: Int32) -> [(info: stat, error: Int32)] {
+        let results = DisjointWrites(UnsafeMutableBufferPointer<(info: stat, error: Int32)>.allocate(capacity: names.count))
+        defer { results.buffer.deallocate() }
+        results.buffer.initialize(repeating: (stat(), 0))
+        let lanes = names.count >= 256 ? SourceReader.lanes : 1
+        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
+            for index in stride(from: lane, to: names.count, by: lanes) {
+                var info = stat()
+                // (A name that is not UTF-8 is refused before its status is looked at.)
+                let status = fstatat(folder, String(decoding: names[index], as: UTF8.self), &info, 0)
+                results.buffer[index] = (info, status == 0 ? 0 : errno)
+            }
+        }
+        return Array(results.buffer)
     }
 }
 
@@ -133,11 +187,13 @@ struct AtomicPublisher {
         temporaryPath = (folder == "/" ? "/" : folder + "/") + prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
-    /// Re-opens the written file with the strict verifier, syncs it and renames it into place.
+    /// Re-opens the written file and checks its structure (every header, the central directory and
+    /// the index, as ``Pack/verify()`` does, but not the entries' CRC-32s, which were computed
+    /// from the bytes as they were written), syncs it and renames it into place.
     func publish(_ output: OutputFile) throws(PackError) {
         try output.flush()
         do {
-            try Pack(path: temporaryPath).verify()
+            try Pack(path: temporaryPath).verifyStructure()
         } catch {
             throw PackError(.io, "the written pack failed verification: \(error.description)", path: destination)
         }

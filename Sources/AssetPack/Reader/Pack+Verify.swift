@@ -20,13 +20,27 @@ extension Pack {
     @discardableResult
     public func verify() throws(PackError) -> VerificationReport {
         do {
-            return try verifyAll()
+            return try verifyAll(checkingData: true)
         } catch {
             throw error.at(path: path)
         }
     }
 
-    private func verifyAll() throws(PackError) -> VerificationReport {
+    /// ``verify()`` of the records only: the central directory, every local header, offsets,
+    /// overlaps, the index and the digest, but not the entries' bytes nor the names' safety and
+    /// collisions. The builder uses it on the pack it has just written: it checked the names
+    /// before writing and checksummed the bytes as it wrote them.
+    func verifyStructure() throws(PackError) {
+        do {
+            try verifyAll(checkingData: false)
+        } catch {
+            throw error.at(path: path)
+        }
+    }
+
+    @discardableResult
+    /// - Parameter checkingData: also the bytes' CRC-32s and the names (`false` for the builder).
+    private func verifyAll(checkingData: Bool) throws(PackError) -> VerificationReport {
         let records = try CentralDirectory.read(source: source, end: endRecord)
         guard records.count == table.count else {
             throw PackError(
@@ -42,9 +56,8 @@ extension Pack {
         }
         for (number, central) in records.enumerated() {
             let name = CentralDirectory.utf8Name(central)
-            let display = String(decoding: name, as: UTF8.self)
             func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
-                PackError(code, detail, entry: display, offset: offset ?? central.recordOffset)
+                PackError(code, detail, entry: String(decoding: name, as: UTF8.self), offset: offset ?? central.recordOffset)
             }
             let record = table.record(number)
             // Central directory against the table (the index, for our packs).
@@ -80,12 +93,14 @@ extension Pack {
             else { throw problem(.entryOutOfBounds, "data runs past the central directory", offset: local.dataOffset) }
             spans.append((central.localHeaderOffset, local.dataOffset + central.compressedSize, number))
             // Names.
-            if let unsafe = PackPath.problem(with: name, allowDirectory: metadata == nil) {
-                throw problem(.unsafeName, unsafe)
-            }
-            let key = PackPath.collisionKey(display)
-            if let other = collisionKeys.updateValue(number, forKey: key) {
-                throw problem(.nameCollision, "collides with \"\(table.path(other))\"")
+            if checkingData {
+                if let unsafe = PackPath.problem(with: name, allowDirectory: metadata == nil) {
+                    throw problem(.unsafeName, unsafe)
+                }
+                let key = PackPath.collisionKey(String(decoding: name, as: UTF8.self))
+                if let other = collisionKeys.updateValue(number, forKey: key) {
+                    throw problem(.nameCollision, "collides with \"\(table.path(other))\"")
+                }
             }
             // Our packs: the format contract.
             if let metadata {
@@ -99,11 +114,12 @@ extension Pack {
                 }
                 if number < records.count - 1 {
                     digest?.add(path: name, size: central.size, crc32: central.crc32)
-                } else if display != PackPath.indexPath {
+                } else if !name.elementsEqual(PackPath.indexPath.utf8) {
                     throw problem(.badIndex, "the last entry is not \(PackPath.indexPath)")
                 }
             }
             // The bytes.
+            guard checkingData else { continue }
             let bytes = try data(entryNumber: number)
             let crc = bytes.withUnsafeBytes { CRC32.checksum($0) }
             guard crc == central.crc32 else {
@@ -115,7 +131,7 @@ extension Pack {
         }
         // A file whose name is also a folder's (`a` and `a/b`) cannot be extracted.
         var checkedFolders = Set<String>()
-        for number in 0..<table.count {
+        for number in 0..<table.count where checkingData {
             var folder = Substring(table.path(number))
             if folder.hasSuffix("/") { folder = folder.dropLast() }
             while let slash = folder.lastIndex(of: "/") {
