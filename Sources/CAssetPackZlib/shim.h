@@ -11,3 +11,6 @@ static inline int assetpack_start_writeback(int descriptor, long long offset, lo
     return (int)syscall(SYS_sync_file_range, descriptor, offset, length, 2 /* SYNC_FILE_RANGE_WRITE */);
 }
 #endif
+
+/// Asks the CPU to start loading the cache line at `address` (a hint; never faults).
+static inline void assetpack_prefetch(const void *address) { __builtin_prefetch(address); }

@@ -11,19 +11,28 @@ struct IndexParser {
 
     static let maxDepth = 600
 
+    /// The longest path an entry can have (the zip limit).
+    static let maxPath = Int(UInt16.max)
+
     private let bytes: UnsafeRawBufferPointer
     private var position = 0
-    private var path: [UInt8] = []
+    /// The current folder's path, then the current file's: `maxPath` bytes and room for one
+    /// more component, which may run past the limit before it is refused.
+    private let path: UnsafeMutableRawBufferPointer
+    private var pathLength = 0
     private(set) var table: EntryTable
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    private init(bytes: UnsafeRawBufferPointer, path: UnsafeMutableRawBufferPointer) {
         self.bytes = bytes
+        self.path = path
         table = EntryTable(expectedCount: bytes.count / 40, expectedPathBytes: bytes.count / 2)
     }
 
     /// Parses `bytes`; returns the metadata and the table of content entries.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> (PackMetadata, EntryTable) {
-        var parser = IndexParser(bytes: bytes)
+        let path = UnsafeMutableRawBufferPointer.allocate(byteCount: maxPath + 1, alignment: 8)
+        defer { path.deallocate() }
+        var parser = IndexParser(bytes: bytes, path: path)
         let metadata = try parser.parseDocument()
         return (metadata, parser.table)
     }
@@ -86,7 +95,7 @@ struct IndexParser {
     private mutating func parseFolder(depth: Int) throws(Failure) {
         guard depth < Self.maxDepth else { throw fail("folders nested too deeply") }
         try expect(UInt8(ascii: "{"))
-        let prefixLength = path.count
+        let prefixLength = pathLength
         var first = true
         while true {
             skipWhitespace()
@@ -97,20 +106,19 @@ struct IndexParser {
             if !first { try expect(UInt8(ascii: ",")) }
             first = false
             skipWhitespace()
-            var current: [UInt8] = []
-            swap(&current, &path)  // O(1); appendString mutates self, so path cannot be passed inout
-            try appendString(to: &current)
-            swap(&current, &path)
-            guard path.count > prefixLength else { throw fail("empty name") }
+            try appendPathComponent()
+            guard pathLength > prefixLength else { throw fail("empty name") }
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
             if peek() == UInt8(ascii: "{") {
-                path.append(UInt8(ascii: "/"))
+                guard pathLength < Self.maxPath else { throw fail("a path is longer than 65,535 bytes") }
+                path[pathLength] = UInt8(ascii: "/")
+                pathLength += 1
                 try parseFolder(depth: depth + 1)
             } else {
                 try parseFile()
             }
-            path.removeSubrange(prefixLength...)
+            pathLength = prefixLength
         }
     }
 
@@ -137,48 +145,89 @@ struct IndexParser {
             throw fail("file #\(table.count) has entry number \(number) (files must be listed in entry order)")
         }
         guard crc <= UInt64(UInt32.max) else { throw fail("CRC \(crc) does not fit 32 bits") }
-        guard path.count <= Int(UInt16.max) else { throw fail("a path is longer than 65,535 bytes") }
-        table.append(
-            path: path,
-            record: EntryRecord(
-                pathStart: 0, pathLength: 0, dataOffset: offset, localHeaderOffset: .max, compressedSize: size,
-                size: size, crc32: UInt32(crc), method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8))
+        table.appendStored(
+            path: UnsafeRawBufferPointer(rebasing: path[..<pathLength]), dataOffset: offset, size: size,
+            crc32: UInt32(crc))
     }
 
     /// The writer's own form, `[1,2,3,4]` without spaces and with numbers of at most 18 digits,
-    /// read in one tight loop; `nil` (position unchanged) for anything else, which the general
-    /// path then parses or reports precisely.
+    /// read eight digits at a time; `nil` (position unchanged) for anything else, which the
+    /// general path then parses or reports precisely.
     private mutating func compactQuad() -> (UInt64, UInt64, UInt64, UInt64)? {
         guard let base = bytes.baseAddress else { return nil }
         let end = bytes.count
         var index = position
         guard index < end, base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "[") else { return nil }
         index += 1
-        var values: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        for field in 0..<4 {
-            let start = index
-            var value: UInt64 = 0
+        guard let number = Self.compactNumber(base, end, &index, then: UInt8(ascii: ",")),
+            let offset = Self.compactNumber(base, end, &index, then: UInt8(ascii: ",")),
+            let size = Self.compactNumber(base, end, &index, then: UInt8(ascii: ",")),
+            let crc = Self.compactNumber(base, end, &index, then: UInt8(ascii: "]"))
+        else { return nil }
+        position = index
+        return (number, offset, size, crc)
+    }
+
+    /// 1 to 18 digits, no leading zero, then `delimiter`; advances past the delimiter.
+    @inline(__always)
+    private static func compactNumber(
+        _ base: UnsafeRawPointer, _ end: Int, _ index: inout Int, then delimiter: UInt8
+    ) -> UInt64? {
+        let start = index
+        var value: UInt64 = 0
+        while index + 8 <= end {
+            // Subtracting '0' from each byte leaves digits as 0...9; any other byte has its top
+            // bit set after also adding 0x76 (the first non-digit stops borrows reaching the
+            // digits before it).
+            let chunk = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                &- 0x3030_3030_3030_3030
+            let nonDigits = ((chunk &+ 0x7676_7676_7676_7676) | chunk) & 0x8080_8080_8080_8080
+            let count = nonDigits == 0 ? 8 : nonDigits.trailingZeroBitCount >> 3
+            if count > 0 {
+                value = value &* powerOf10(count) &+ eightDigits(chunk << UInt64(64 - 8 * count))
+                index += count
+            }
+            if count < 8 { break }
+        }
+        if index + 8 > end {
             while index < end {
                 let digit = base.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")
                 guard digit < 10 else { break }
                 value = value &* 10 &+ UInt64(digit)
                 index += 1
             }
-            let digits = index - start
-            guard digits > 0, digits <= 18, index < end,
-                digits == 1 || base.load(fromByteOffset: start, as: UInt8.self) != UInt8(ascii: "0"),
-                base.load(fromByteOffset: index, as: UInt8.self) == (field < 3 ? UInt8(ascii: ",") : UInt8(ascii: "]"))
-            else { return nil }
-            index += 1
-            switch field {
-            case 0: values.0 = value
-            case 1: values.1 = value
-            case 2: values.2 = value
-            default: values.3 = value
-            }
         }
-        position = index
-        return values
+        let digits = index - start
+        guard digits > 0, digits <= 18, index < end,
+            digits == 1 || base.load(fromByteOffset: start, as: UInt8.self) != UInt8(ascii: "0"),
+            base.load(fromByteOffset: index, as: UInt8.self) == delimiter
+        else { return nil }
+        index += 1
+        return value
+    }
+
+    /// The number written by eight digit values (0...9), one per byte, the first in the lowest
+    /// byte; leading zero bytes are leading zeros.
+    @inline(__always)
+    private static func eightDigits(_ bytes: UInt64) -> UInt64 {
+        // (In Swift, >> binds tighter than &*.)
+        var value = ((bytes & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+        value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+        return (((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32) & 0xFFFF_FFFF
+    }
+
+    @inline(__always)
+    private static func powerOf10(_ exponent: Int) -> UInt64 {
+        switch exponent {
+        case 1: 10
+        case 2: 100
+        case 3: 1000
+        case 4: 10000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        default: 100_000_000
+        }
     }
 
     // MARK: - Tokens
@@ -244,6 +293,84 @@ struct IndexParser {
         return String(decoding: buffer, as: UTF8.self)
     }
 
+    /// Appends bytes to the current path; a path over 65,535 bytes is an error.
+    @inline(__always)
+    private mutating func appendToPath(_ part: UnsafeRawBufferPointer) throws(Failure) {
+        guard part.count <= Self.maxPath - pathLength, let target = path.baseAddress, let source = part.baseAddress
+        else {
+            if part.isEmpty { return }
+            throw fail("a path is longer than 65,535 bytes")
+        }
+        (target + pathLength).copyMemory(from: source, byteCount: part.count)
+        pathLength += part.count
+    }
+
+    /// Decodes a JSON string onto the current path. Plain runs are found eight bytes at a time
+    /// and copied at once; runs with non-ASCII bytes are validated as UTF-8.
+    private mutating func appendPathComponent() throws(Failure) {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        position += 1
+        guard let base = bytes.baseAddress else { throw fail("unterminated string") }
+        while true {
+            let runStart = position
+            // Words with no '"', no '\\', no control byte and no non-ASCII byte are skipped whole.
+            while position + 8 <= bytes.count {
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let quote = word ^ 0x2222_2222_2222_2222
+                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special =
+                    ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word) | word
+                if special & 0x8080_8080_8080_8080 != 0 { break }
+                position += 8
+            }
+            var nonASCII = false
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                if byte >= 0x80 { nonASCII = true }
+                position += 1
+            }
+            if position > runStart {
+                if nonASCII { try validateUTF8(runStart..<position) }
+                try appendToPath(UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
+            }
+            guard position < bytes.count else { throw fail("unterminated string") }
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return
+            case UInt8(ascii: "\\"):
+                position += 1
+                var decoded: [UInt8] = []
+                try appendEscape(to: &decoded)
+                for byte in decoded {
+                    guard pathLength < Self.maxPath else { throw fail("a path is longer than 65,535 bytes") }
+                    path[pathLength] = byte
+                    pathLength += 1
+                }
+            default:
+                throw fail("control character in a string")
+            }
+        }
+    }
+
+    private mutating func validateUTF8(_ run: Range<Int>) throws(Failure) {
+        var index = run.lowerBound
+        while index < run.upperBound {
+            if bytes[index] < 0x80 {
+                index += 1
+                continue
+            }
+            let length = UTF8Validation.sequenceLength(bytes, at: index)
+            guard length > 0, index + length <= run.upperBound else {
+                position = index
+                throw fail("invalid UTF-8")
+            }
+            index += length
+        }
+    }
+
     /// Decodes a JSON string, appending its UTF-8 bytes; rejects invalid UTF-8 and lone surrogates.
     /// Runs of plain bytes are copied at once; only runs with non-ASCII bytes are validated.
     private mutating func appendString(to out: inout [UInt8]) throws(Failure) {
@@ -259,21 +386,7 @@ struct IndexParser {
                 position += 1
             }
             if position > runStart {
-                if nonASCII {
-                    var index = runStart
-                    while index < position {
-                        if bytes[index] < 0x80 {
-                            index += 1
-                            continue
-                        }
-                        let length = UTF8Validation.sequenceLength(bytes, at: index)
-                        guard length > 0, index + length <= position else {
-                            position = index
-                            throw fail("invalid UTF-8")
-                        }
-                        index += length
-                    }
-                }
+                if nonASCII { try validateUTF8(runStart..<position) }
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
             }
             guard position < bytes.count else { throw fail("unterminated string") }

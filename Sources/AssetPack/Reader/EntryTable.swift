@@ -1,3 +1,5 @@
+import CAssetPackZlib
+
 /// Where one entry's bytes are: what the table takes and gives back.
 struct EntryRecord {
     var pathStart: UInt32
@@ -33,9 +35,12 @@ struct EntryTable: Sendable {
     /// Local header offset and compressed size per entry, for foreign zips only.
     private var foreign: [(localHeaderOffset: UInt64, compressedSize: UInt64)] = []
     private(set) var paths: [UInt8] = []
-    /// Slots hold entry number + 1; 0 is empty. The capacity is a power of two, at least twice
-    /// the entry count, so probes stay short.
+    /// Slots hold entry number + 1 in their low ``numberBits`` bits (0 is empty) and the top
+    /// bits of the path's hash above them, so a probe that meets another entry almost never has
+    /// to read that entry's path. The capacity is a power of two, at least twice the entry
+    /// count, so probes stay short.
     private var slots: [UInt32] = []
+    private var numberBits = 32
     /// Entry numbers in path-byte order; `nil` when entry order already is path order, or is
     /// path order but for the last entry (a pack's index), which then sits at ``lastPosition``.
     private var sortedOrder: [UInt32]?
@@ -64,6 +69,16 @@ struct EntryTable: Sendable {
         }
     }
 
+    /// Appends a stored entry of a pack's index (the parser's fast path).
+    mutating func appendStored(path: UnsafeRawBufferPointer, dataOffset: UInt64, size: UInt64, crc32: UInt32) {
+        records.append(
+            StoredRecord(
+                dataOffset: dataOffset, size: size, pathStart: UInt32(paths.count), crc32: crc32,
+                pathLength: UInt16(path.count), method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8))
+        paths.append(contentsOf: path)
+        if !foreign.isEmpty { foreign.append((.max, size)) }
+    }
+
     /// The entry's full record.
     func record(_ number: Int) -> EntryRecord {
         let stored = records[number]
@@ -79,32 +94,46 @@ struct EntryTable: Sendable {
         var capacity = 16
         while capacity < records.count * 2 { capacity <<= 1 }
         var table = [UInt32](repeating: 0, count: capacity)
-        let mask = capacity - 1
+        let numberBits = max(1, Int.bitWidth - records.count.leadingZeroBitCount)
         var inOrder = true
         let duplicate: (Int, Int)? = records.withUnsafeBufferPointer { records in
             paths.withUnsafeBytes { arena in
                 table.withUnsafeMutableBufferPointer { slots in
-                    for number in records.indices {
-                        let path = Self.path(number, records, arena)
-                        var slot = Int(truncatingIfNeeded: Self.hash(path)) & mask
-                        while slots[slot] != 0 {
-                            let other = Int(slots[slot]) - 1
-                            if Self.compare(Self.path(other, records, arena), path) == 0 { return (other, number) }
-                            slot = (slot + 1) & mask
+                    withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { hashes in
+                        // In groups of 16: hash, ask for the 16 slots' cache lines, then insert,
+                        // so the (random) slot reads overlap instead of waiting one by one.
+                        var start = 0
+                        while start < records.count {
+                            let end = min(start + 16, records.count)
+                            for number in start..<end {
+                                let hash = Self.hash(Self.path(number, records, arena))
+                                hashes[number - start] = hash
+                                assetpack_prefetch(slots.baseAddress.map { $0 + (Int(truncatingIfNeeded: hash) & (capacity - 1)) })
+                            }
+                            for number in start..<end {
+                                let path = Self.path(number, records, arena)
+                                if let other = Self.insert(
+                                    number, hash: hashes[number - start], path: path, numberBits: numberBits, slots,
+                                    records, arena)
+                                {
+                                    return (other, number)
+                                }
+                                if inOrder, number > 0, number < records.count - 1,
+                                    Self.compare(Self.path(number - 1, records, arena), path) >= 0
+                                {
+                                    inOrder = false
+                                }
+                            }
+                            start = end
                         }
-                        slots[slot] = UInt32(number + 1)
-                        if inOrder, number > 0, number < records.count - 1,
-                            Self.compare(Self.path(number - 1, records, arena), path) >= 0
-                        {
-                            inOrder = false
-                        }
+                        return nil
                     }
-                    return nil
                 }
             }
         }
         if let duplicate { return duplicate }
         slots = table
+        self.numberBits = numberBits
         if inOrder, records.count > 1 {
             // Entries 0..<n-1 are in order: place the last one by binary search.
             let last = records.count - 1
@@ -121,24 +150,60 @@ struct EntryTable: Sendable {
         return nil
     }
 
+    /// The slot bits above the entry number: the hash's top bits.
+    @inline(__always)
+    private static func tag(_ hash: UInt64, numberBits: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash >> (32 + numberBits)) << numberBits
+    }
+
+    /// Puts `number` into the table; returns the entry that already has its path, if any.
+    @inline(__always)
+    private static func insert(
+        _ number: Int, hash: UInt64, path: UnsafeRawBufferPointer, numberBits: Int,
+        _ slots: UnsafeMutableBufferPointer<UInt32>, _ records: UnsafeBufferPointer<StoredRecord>,
+        _ arena: UnsafeRawBufferPointer
+    ) -> Int? {
+        let mask = slots.count - 1
+        let numberMask = numberBits >= 32 ? UInt32.max : (1 << UInt32(numberBits)) - 1
+        let tag = Self.tag(hash, numberBits: numberBits)
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let value = slots[slot]
+            if value == 0 {
+                slots[slot] = tag | UInt32(number + 1)
+                return nil
+            }
+            if value & ~numberMask == tag {
+                let other = Int(value & numberMask) - 1
+                if compare(Self.path(other, records, arena), path) == 0 { return other }
+            }
+            slot = (slot + 1) & mask
+        }
+    }
+
     /// The entry number of `path`, if the table has it.
     func lookup(_ path: UnsafeRawBufferPointer) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(path)) & mask
+        let hash = Self.hash(path)
+        let numberMask = numberBits >= 32 ? UInt32.max : (1 << UInt32(numberBits)) - 1
+        let tag = Self.tag(hash, numberBits: numberBits)
+        var slot = Int(truncatingIfNeeded: hash) & mask
         return slots.withUnsafeBufferPointer { slots in
             records.withUnsafeBufferPointer { records in
                 paths.withUnsafeBytes { arena in
                     while true {
                         let value = slots[slot]
                         if value == 0 { return nil }
-                        let number = Int(value) - 1
-                        let record = records[number]
-                        if Int(record.pathLength) == path.count,
-                            path.count == 0
-                                || memcmp(arena.baseAddress! + Int(record.pathStart), path.baseAddress!, path.count) == 0
-                        {
-                            return number
+                        if value & ~numberMask == tag {
+                            let number = Int(value & numberMask) - 1
+                            let record = records[number]
+                            if Int(record.pathLength) == path.count,
+                                path.count == 0
+                                    || memcmp(arena.baseAddress! + Int(record.pathStart), path.baseAddress!, path.count) == 0
+                            {
+                                return number
+                            }
                         }
                         slot = (slot + 1) & mask
                     }
@@ -154,12 +219,24 @@ struct EntryTable: Sendable {
         return UnsafeRawBufferPointer(rebasing: arena[Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength)])
     }
 
-    /// Byte order, as `memcmp` with the shorter first on a tie.
+    /// Byte order (negative, zero, positive), the shorter first on a tie; eight bytes at a time.
+    @inline(__always)
     private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
         let common = min(a.count, b.count)
-        if common > 0 {
-            let result = memcmp(a.baseAddress!, b.baseAddress!, common)
-            if result != 0 { return Int(result) }
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            var index = 0
+            while index + 8 <= common {
+                let x = UInt64(bigEndian: left.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let y = UInt64(bigEndian: right.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                if x != y { return x < y ? -1 : 1 }
+                index += 8
+            }
+            while index < common {
+                let x = left.load(fromByteOffset: index, as: UInt8.self)
+                let y = right.load(fromByteOffset: index, as: UInt8.self)
+                if x != y { return x < y ? -1 : 1 }
+                index += 1
+            }
         }
         return a.count - b.count
     }
