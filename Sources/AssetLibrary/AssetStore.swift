@@ -210,15 +210,15 @@ public final class AssetView: Sendable {
         // The best so far as (rank, variant, layer index): no copies of the mounts on the way.
         var best: (rank: (Int, Int, Int), variant: VariantIndex.Variant, layer: Int)?
         var taken: UInt32 = 0
-        let key = VariantIndex.Key(name)
         for index in layers.indices {
-            if let group = layers[index].variants.groups[key] {
-                for variant in group where taken & variant.key == 0 {
+            let plain = layers[index].pack.entryNumber(of: name)
+            if let group = layers[index].variants.group(of: name, plainEntry: plain) {
+                for variant in layers[index].variants.groups[group] where taken & variant.key == 0 {
                     taken |= variant.key
                     guard let rank = VariantIndex.rank(variant, scale: scale, idiom: idiom) else { continue }
                     if best == nil || rank < best!.rank { best = (rank, variant, index) }
                 }
-            } else if let plain = layers[index].pack.entryNumber(of: name) {
+            } else if let plain {
                 let variant = VariantIndex.Variant(scale: 1, idiom: nil, entryNumber: plain)
                 guard taken & variant.key == 0 else { continue }
                 taken |= variant.key

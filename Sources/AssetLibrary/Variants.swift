@@ -60,42 +60,52 @@ public struct VariantIndex: Sendable {
         var key: UInt32 { 1 << UInt32(scale * 3 + (idiom == nil ? 0 : idiom == .phone ? 1 : 2)) }
     }
 
-    /// A base path with a precomputed FNV-1a hash: the dictionary hashes 8 bytes instead of the
-    /// whole path, and equality compares the hash before the bytes.
-    struct Key: Hashable, Sendable {
-        let hash: UInt64
-        let path: String
-
-        init(_ path: String) {
-            var path = path
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            path.withUTF8 { for byte in $0 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 } }
-            self.hash = hash
-            self.path = path
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.path == b.path }
-    }
-
-    let groups: [Key: [Variant]]
+    /// Each group's variants: the scale and device variants of one base path, and the plain
+    /// file when the pack has it.
+    let groups: [[Variant]]
+    /// Per entry number, the group whose plain file that entry is, or -1; empty when the pack
+    /// has no variants. A lookup finds the plain file through the pack's own hash table, so it
+    /// costs one plain lookup more than nothing.
+    private let groupOfPlain: [Int32]
+    /// Groups whose plain file is not in the pack (only `@2x`/`@3x` files), by base path.
+    private let orphans: [String: Int]
 
     public init(pack: Pack) {
-        var groups: [Key: [Variant]] = [:]
+        var byBase: [String: [Variant]] = [:]
         for number in 0..<pack.count {
             let path = pack.entry(at: number).path
             // Cheap pre-check: only names with '@' or '~' can be variants.
             guard path.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "~") }) else { continue }
             let name = VariantName(path: path)
             guard name.basePath != path else { continue }
-            groups[Key(name.basePath), default: []].append(Variant(scale: name.scale, idiom: name.idiom, entryNumber: number))
+            byBase[name.basePath, default: []].append(Variant(scale: name.scale, idiom: name.idiom, entryNumber: number))
         }
-        for (base, _) in groups {
-            if let plain = pack.entryNumber(of: base.path) {
-                groups[base]?.append(Variant(scale: 1, idiom: nil, entryNumber: plain))
+        var groups: [[Variant]] = []
+        var groupOfPlain = [Int32](repeating: -1, count: byBase.isEmpty ? 0 : pack.count)
+        var orphans: [String: Int] = [:]
+        for (base, variants) in byBase.sorted(by: { $0.key < $1.key }) {
+            if let plain = pack.entryNumber(of: base) {
+                groupOfPlain[plain] = Int32(groups.count)
+                groups.append(variants + [Variant(scale: 1, idiom: nil, entryNumber: plain)])
+            } else {
+                orphans[base] = groups.count
+                groups.append(variants)
             }
         }
         self.groups = groups
+        self.groupOfPlain = groupOfPlain
+        self.orphans = orphans
+    }
+
+    /// The group of base path `name`, given the entry number of `name` itself in this pack.
+    @inline(__always)
+    func group(of name: String, plainEntry: Int?) -> Int? {
+        if let plainEntry {
+            guard plainEntry < groupOfPlain.count else { return nil }
+            let group = groupOfPlain[plainEntry]
+            return group >= 0 ? Int(group) : nil
+        }
+        return orphans.isEmpty ? nil : orphans[name]
     }
 
     /// The number of base names that have variants.

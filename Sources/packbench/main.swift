@@ -92,6 +92,26 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--profile-buil
     exit(0)
 }
 
+// `packbench --profile-variants PACK N`: N image-variant lookups on PACK (for a profiler).
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-variants" {
+    let store = try AssetStore(developmentLocale: "en")
+    try store.mount(path: CommandLine.arguments[2], priority: 0)
+    let pack = try Pack(path: CommandLine.arguments[2])
+    let paths = (0..<pack.count).map { pack.entry(at: $0).path }
+    var baseSet = Set<String>()
+    for path in paths where VariantName(path: path).basePath != path { baseSet.insert(VariantName(path: path).basePath) }
+    let bases = baseSet.sorted()
+    let count = Int(CommandLine.arguments[3]) ?? 1_000_000
+    var found = 0
+    var start = now()
+    for index in 0..<count where store.image(named: bases[index % bases.count], scale: 3, idiom: .pad) != nil { found += 1 }
+    let variant = Double(now() - start) / Double(count)
+    start = now()
+    for index in 0..<count where store.lookup(paths[index % paths.count]) != nil { found += 1 }
+    print("variant", format(variant), "plain", format(Double(now() - start) / Double(count)), found)
+    exit(0)
+}
+
 var options = parseOptions()
 let repository = FileManager.default.currentDirectoryPath
 if !options.data.hasPrefix("/") { options.data = repository + "/" + options.data }
