@@ -24,8 +24,8 @@ final class SourceReader {
     }
 
     static let largeFile: UInt64 = 4 << 20
-    static let batchBytes: UInt64 = 8 << 20
-    static let batchFiles = 64
+    static let batchBytes: UInt64 = 16 << 20
+    static let batchFiles = 256
     /// Worker threads: the machine's cores, at most 4.
     static let lanes = max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 
