@@ -161,6 +161,17 @@ for name in options.datasets {
             log("   \(system.name): failed: \(error)")
         }
     }
+    // The floor for any reader: touching the same bytes in the same order with every lookup
+    // already done (views into one mapping), so what is left is memory traffic.
+    if let pack = try? Pack(path: dataset.pack) {
+        let views = names.strings.compactMap { try? pack.data(forPath: $0) }
+        if views.count == names.strings.count {
+            let (floor, _, sum) = timeBatches(count: lookups, budget: budget) { views[indices[$0]].withUnsafeBytes(touch) }
+            consume(sum)
+            touchFloors[name] = floor.median
+            log("   touching the bytes alone (no lookup): \(format(floor.median))/read")
+        }
+    }
     let reference = checksums["assetpack"]
     for (system, checksum) in checksums where checksum != reference {
         log("   WARNING: \(system) read different bytes than assetpack")

@@ -134,6 +134,11 @@ struct BuilderFormatTests {
             (["caf\u{E9}.txt", "cafe\u{301}.txt"], .nameCollision),
             (["IMAGES/a.png", "images/b.png"], nil),  // folders merge, no file is lost
             (["a", "a/b"], .nameCollision),
+            (["x/a", "x/a-b/c", "x/a/b"], .nameCollision),  // another entry sorts between the file and its folder
+            (["d/e/f/g.txt", "D/E"], .nameCollision),  // a file and a folder two levels up, differing by case
+            (["a/b/c.txt", "a/b/d.txt", "a/B"], .nameCollision),
+            (["\u{C4}/x.txt", "\u{E4}"], .nameCollision),  // Ä/ and ä: non-ASCII keys
+            (["a/b/c.txt", "a/b-c.txt", "a/bc/d.txt"], nil),
             (["Stra\u{DF}e.txt", "STRASSE.txt"], nil),
         ])
     func collisions(names: [String], expected: PackError.Code?) throws {
