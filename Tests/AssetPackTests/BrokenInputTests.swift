@@ -76,6 +76,29 @@ struct BrokenInputTests {
         #expect(error.entry == ".pack/index.json")
     }
 
+    @Test(
+        "a large index (checksummed while it is parsed) with a flipped byte still fails with the index's CRC",
+        arguments: [UInt8(ascii: "["), UInt8(ascii: "7")])
+    func flippedLargeIndexByte(target: UInt8) throws {
+        let folder = try TemporaryFolder()
+        var builder = PackBuilder()
+        for number in 0..<12_000 { try builder.add(path: String(format: "f/%05d.txt", number), contents: [UInt8(number & 0xFF)]) }
+        let report = try builder.write(to: folder.url("large.pack"))
+        #expect(report.indexSize >= UInt64(IndexChecksum.concurrentFrom))
+        let path = folder.url("large.pack")
+        let pack = try Pack(path: path)
+        let offset = Int(try pack.dataOffset(of: pack.entries[pack.count - 1]))
+        // Turn the middle file's "[" into "{" (the JSON breaks) or a "7" into "8" (it stays valid).
+        let bytes = try fileBytes(path)
+        let at = try #require(bytes[(offset + Int(report.indexSize) / 2)...].firstIndex(of: target))
+        try patchFile(path, at: at, with: [target == UInt8(ascii: "[") ? UInt8(ascii: "{") : UInt8(ascii: "8")])
+        for backend in [PackBackend.mapped, .read] {
+            let error = try #require(throws: PackError.self) { try Pack(path: path, backend: backend) }
+            #expect(error.code == .crcMismatch)
+            #expect(error.entry == ".pack/index.json")
+        }
+    }
+
     @Test("random bytes that are not a zip")
     func notAZip() throws {
         let folder = try TemporaryFolder()

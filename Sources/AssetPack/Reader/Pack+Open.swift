@@ -1,3 +1,5 @@
+import Dispatch
+
 extension Pack {
     /// Reads the end records, then the index they point to or, for other zips, the directory.
     static func open(_ source: ByteSource) throws(PackError) -> (EndRecord, PackMetadata?, EntryTable) {
@@ -28,15 +30,19 @@ extension Pack {
         var parsed: (PackMetadata, EntryTable)
         do {
             parsed = try bytes.withUnsafeBytes { (buffer) throws(PackError) in
-                let crc = CRC32.checksum(buffer)
+                // A large index is checksummed on another core while it is parsed; a CRC
+                // mismatch is still the error reported, whatever the parser found.
+                let checksum = IndexChecksum(buffer, concurrently: buffer.count >= IndexChecksum.concurrentFrom)
+                let result = Result { () throws(IndexParser.Failure) in try IndexParser.parse(buffer) }
+                let crc = checksum.value()
                 guard crc == location.crc32 else {
                     throw PackError(
                         .crcMismatch, "index CRC is \(hex32(crc)), the end record says \(hex32(location.crc32))",
                         entry: PackPath.indexPath, offset: location.offset)
                 }
-                do throws(IndexParser.Failure) {
-                    return try IndexParser.parse(buffer)
-                } catch {
+                switch result {
+                case .success(let parsed): return parsed
+                case .failure(let error):
                     throw PackError(
                         .badIndex, error.detail, entry: PackPath.indexPath,
                         offset: location.offset + UInt64(error.position))
@@ -115,6 +121,32 @@ extension Pack {
                 offset: records[second].recordOffset)
         }
         return table
+    }
+}
+
+/// The CRC-32 of an index, computed on a worker thread for large indexes (overlapping the
+/// parse) or right away for small ones. ``value()`` must be called before the bytes go away.
+final class IndexChecksum: @unchecked Sendable {
+    /// From this size on, a second core pays for the thread hand-over.
+    static let concurrentFrom = 256 << 10
+
+    private let bytes: UnsafeRawBufferPointer
+    private var crc: UInt32 = 0
+    private let group = DispatchGroup()
+
+    init(_ bytes: UnsafeRawBufferPointer, concurrently: Bool) {
+        self.bytes = bytes
+        if concurrently {
+            DispatchQueue.global(qos: .userInitiated).async(group: group) { self.crc = CRC32.checksum(self.bytes) }
+        } else {
+            crc = CRC32.checksum(bytes)
+        }
+    }
+
+    /// Waits for the checksum (the group orders the worker's write before this read).
+    func value() -> UInt32 {
+        group.wait()
+        return crc
     }
 }
 
