@@ -44,6 +44,20 @@ func timeRuns(_ runs: Int, _ body: () throws -> Void) rethrows -> Stats {
     return Stats(samples)
 }
 
+/// Times each body once per round, taking turns, so that a slow spell of a shared machine falls
+/// on every contender alike instead of on whichever ran then; one `Stats` per body.
+func timeInterleaved(_ rounds: Int, _ bodies: [() throws -> Void]) throws -> [Stats] {
+    var samples = [[Double]](repeating: [], count: bodies.count)
+    for _ in 0..<rounds {
+        for (index, body) in bodies.enumerated() {
+            let start = now()
+            try body()
+            samples[index].append(Double(now() - start))
+        }
+    }
+    return samples.map(Stats.init)
+}
+
 /// Runs `operation` over `count` items in batches of about 2 ms, stopping early when `budget`
 /// seconds are spent; one sample (ns per operation) per batch.
 func timeBatches(count: Int, budget: Double, _ operation: (Int) -> Int) -> (Stats, Int, Int) {

@@ -140,10 +140,20 @@ for name in options.datasets {
     indexSizes[name] = indexSize
     log("== \(name): \(names.strings.count) files, \(dataset.totalBytes / 1024) KiB, index \(indexSize / 1024) KiB")
     var checksums: [String: Int] = [:]
+    // Opens first, every system in turn within each round.
+    var openable: [BenchSystem] = []
     for system in BenchSystem.all {
         do {
-            let open = try timeRuns(openRuns) { _ = try system.open(dataset, names) }
-            record(name, "open", system.name, open)
+            _ = try system.open(dataset, names)
+            openable.append(system)
+        } catch {
+            log("   \(system.name): failed: \(error)")
+        }
+    }
+    let opens = try timeInterleaved(openRuns, openable.map { system in { _ = try system.open(dataset, names) } })
+    for (system, open) in zip(openable, opens) { record(name, "open", system.name, open) }
+    for (system, open) in zip(openable, opens) {
+        do {
             let reader = try system.open(dataset, names)
             checksums[system.name] = (0..<min(200, names.strings.count)).reduce(0) { $0 &+ reader.read($1) }
             // The scan first: it also warms the page cache and the mappings for the random reads.
@@ -200,18 +210,22 @@ for name in options.datasets {
     let output = dataset.root + "/build-output"
     try? FileManager.default.removeItem(atPath: output)
     try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-    let ours = try timeRuns(buildRuns) {
-        var builder = PackBuilder(options: .init(name: name))
-        try builder.addFolder(dataset.folder)
-        try builder.write(to: output + "/built.pack")
-    }
+    // Builds, each builder in turn within each round.
+    let builds = try timeInterleaved(buildRuns, [
+        {
+            var builder = PackBuilder(options: .init(name: name))
+            try builder.addFolder(dataset.folder)
+            try builder.write(to: output + "/built.pack")
+        },
+        {
+            try? FileManager.default.removeItem(atPath: output + "/built.zip")
+            _ = try runProcess("/usr/bin/zip", ["-0", "-r", "-q", "-X", output + "/built.zip", "."], in: dataset.folder)
+        },
+        { try buildWithLibzip(dataset, names, to: output + "/libzip.zip") },
+    ])
+    let (ours, infozip, libzip) = (builds[0], builds[1], builds[2])
     record(name, "build", "assetpack", ours)
-    let infozip = try timeRuns(buildRuns) {
-        try? FileManager.default.removeItem(atPath: output + "/built.zip")
-        _ = try runProcess("/usr/bin/zip", ["-0", "-r", "-q", "-X", output + "/built.zip", "."], in: dataset.folder)
-    }
     record(name, "build", "infozip", infozip)
-    let libzip = try timeRuns(buildRuns) { try buildWithLibzip(dataset, names, to: output + "/libzip.zip") }
     record(name, "build", "libzip", libzip)
     log("   build: assetpack \(format(ours.median)), zip -0 -r \(format(infozip.median)), libzip \(format(libzip.median))")
     // Ours only: variant lookups and locale swaps.
