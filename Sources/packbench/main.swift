@@ -303,7 +303,7 @@ func format(_ nanoseconds: Double) -> String {
 }
 
 Report.print(results, quick: options.quick, seconds: Double(now() - benchStart) / 1e9)
-fflush(stdout)  // the table before the note on stderr, also when both go to one file
+fflush(nil)  // the table before the note on stderr, also when both go to one file
 if let json = options.json {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
