@@ -305,14 +305,43 @@ struct IndexParser {
         pathLength += part.count
     }
 
-    /// Decodes a JSON string onto the current path. Plain runs are found eight bytes at a time
-    /// and copied at once; runs with non-ASCII bytes are validated as UTF-8.
+    /// Decodes a JSON string onto the current path.
     private mutating func appendPathComponent() throws(Failure) {
         guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         position += 1
-        guard let base = bytes.baseAddress else { throw fail("unterminated string") }
         while true {
-            let runStart = position
+            let (run, ended) = try stringRun()
+            if !run.isEmpty { try appendToPath(UnsafeRawBufferPointer(rebasing: bytes[run])) }
+            if ended { return }
+            var decoded: [UInt8] = []
+            try appendEscape(to: &decoded)
+            for byte in decoded {
+                guard pathLength < Self.maxPath else { throw fail("a path is longer than 65,535 bytes") }
+                path[pathLength] = byte
+                pathLength += 1
+            }
+        }
+    }
+
+    /// Decodes a JSON string, appending its UTF-8 bytes; rejects invalid UTF-8 and lone surrogates.
+    private mutating func appendString(to out: inout [UInt8]) throws(Failure) {
+        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
+        position += 1
+        while true {
+            let (run, ended) = try stringRun()
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run]))
+            if ended { return }
+            try appendEscape(to: &out)
+        }
+    }
+
+    /// The next run of plain bytes inside a string, found eight bytes at a time where possible;
+    /// runs with non-ASCII bytes are validated as UTF-8. Consumes what ends the run: the closing
+    /// quote (`ended`) or a backslash (an escape follows); a control byte is an error.
+    @inline(__always)
+    private mutating func stringRun() throws(Failure) -> (run: Range<Int>, ended: Bool) {
+        let runStart = position
+        if let base = bytes.baseAddress {
             // Words with no '"', no '\\', no control byte and no non-ASCII byte are skipped whole.
             while position + 8 <= bytes.count {
                 let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
@@ -324,34 +353,26 @@ struct IndexParser {
                 if special & 0x8080_8080_8080_8080 != 0 { break }
                 position += 8
             }
-            var nonASCII = false
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                if byte >= 0x80 { nonASCII = true }
-                position += 1
-            }
-            if position > runStart {
-                if nonASCII { try validateUTF8(runStart..<position) }
-                try appendToPath(UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
-            }
-            guard position < bytes.count else { throw fail("unterminated string") }
-            switch bytes[position] {
-            case UInt8(ascii: "\""):
-                position += 1
-                return
-            case UInt8(ascii: "\\"):
-                position += 1
-                var decoded: [UInt8] = []
-                try appendEscape(to: &decoded)
-                for byte in decoded {
-                    guard pathLength < Self.maxPath else { throw fail("a path is longer than 65,535 bytes") }
-                    path[pathLength] = byte
-                    pathLength += 1
-                }
-            default:
-                throw fail("control character in a string")
-            }
+        }
+        var nonASCII = false
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            if byte >= 0x80 { nonASCII = true }
+            position += 1
+        }
+        let run = runStart..<position
+        if nonASCII { try validateUTF8(run) }
+        guard position < bytes.count else { throw fail("unterminated string") }
+        switch bytes[position] {
+        case UInt8(ascii: "\""):
+            position += 1
+            return (run, true)
+        case UInt8(ascii: "\\"):
+            position += 1
+            return (run, false)
+        default:
+            throw fail("control character in a string")
         }
     }
 
@@ -368,38 +389,6 @@ struct IndexParser {
                 throw fail("invalid UTF-8")
             }
             index += length
-        }
-    }
-
-    /// Decodes a JSON string, appending its UTF-8 bytes; rejects invalid UTF-8 and lone surrogates.
-    /// Runs of plain bytes are copied at once; only runs with non-ASCII bytes are validated.
-    private mutating func appendString(to out: inout [UInt8]) throws(Failure) {
-        guard peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
-        position += 1
-        while true {
-            let runStart = position
-            var nonASCII = false
-            while position < bytes.count {
-                let byte = bytes[position]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                if byte >= 0x80 { nonASCII = true }
-                position += 1
-            }
-            if position > runStart {
-                if nonASCII { try validateUTF8(runStart..<position) }
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
-            }
-            guard position < bytes.count else { throw fail("unterminated string") }
-            switch bytes[position] {
-            case UInt8(ascii: "\""):
-                position += 1
-                return
-            case UInt8(ascii: "\\"):
-                position += 1
-                try appendEscape(to: &out)
-            default:
-                throw fail("control character in a string")
-            }
         }
     }
 
