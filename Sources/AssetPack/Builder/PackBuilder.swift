@@ -16,9 +16,11 @@ import Darwin
 /// Entries are sorted by their UTF-8 path bytes, stored (never compressed), stamped with one fixed
 /// time and mode 0644, and their data aligned with an Android 0xD935 extra block. Names are checked
 /// and NFC-normalized as they are added; names that collide on a case-insensitive file system are
-/// an error naming both. The pack is written to a temporary file next to the destination, checked
-/// structurally (``Pack/verify()`` without re-reading the data), synced and renamed over the destination, so the destination is always
-/// either the complete old pack or the complete new one.
+/// an error naming both. Source files are read ahead on worker threads. The pack is written to a
+/// temporary file next to the destination, its records checked (``Pack/verify()`` without
+/// re-reading the data, whose CRC-32s were computed as it was written), synced and renamed over
+/// the destination, so the destination is always either the complete old pack or the complete
+/// new one.
 public struct PackBuilder {
     /// How a pack is built.
     public struct Options: Sendable, Equatable {
