@@ -9,9 +9,9 @@ import Testing
 struct IndexParserTests {
     static func parse(_ json: String) throws -> EntryTable { try parse(Array(json.utf8)) }
 
-    static func parse(_ bytes: [UInt8]) throws -> EntryTable {
+    static func parse(_ bytes: [UInt8], pathBudget: Int = EntryTable.maxPathBytes) throws -> EntryTable {
         let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(IndexParser.Failure) in try IndexParser.parse(raw).1 }
+            Result { () throws(IndexParser.Failure) in try IndexParser.parse(raw, pathBudget: pathBudget).1 }
         }
         return try result.get()
     }
@@ -88,5 +88,13 @@ struct IndexParserTests {
         #expect(throws: IndexParser.Failure.self) {
             try Self.parse(Self.document(#""\#(folder)":{"\#(fits)x":[0,1,1,1]}"#, count: 1))
         }
+    }
+
+    @Test("the paths may add up to the budget (the central directory's size), not a byte more")
+    func pathBudget() throws {
+        // Three files under one folder: 3 × "folder/x" = 24 bytes of paths from 40 of JSON.
+        let json = Array(Self.document(#""folder":{"a":[0,1,1,1],"b":[1,1,1,1],"c":[2,1,1,1]}"#, count: 3).utf8)
+        #expect(try Self.parse(json, pathBudget: 24).count == 3)
+        #expect(throws: IndexParser.Failure.self) { try Self.parse(json, pathBudget: 23) }
     }
 }

@@ -21,18 +21,27 @@ struct IndexParser {
     private let path: UnsafeMutableRawBufferPointer
     private var pathLength = 0
     private(set) var table: EntryTable
+    /// The most path bytes all files may have together.
+    private let pathBudget: Int
 
-    private init(bytes: UnsafeRawBufferPointer, path: UnsafeMutableRawBufferPointer) {
+    private init(bytes: UnsafeRawBufferPointer, path: UnsafeMutableRawBufferPointer, pathBudget: Int) {
         self.bytes = bytes
         self.path = path
+        self.pathBudget = min(pathBudget, EntryTable.maxPathBytes)
         table = EntryTable(expectedCount: bytes.count / 40, expectedPathBytes: bytes.count / 2)
     }
 
     /// Parses `bytes`; returns the metadata and the table of content entries.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> (PackMetadata, EntryTable) {
+    ///
+    /// A folder's name is written once but repeats in the path of every file under it, so a
+    /// small index can describe paths adding up to gigabytes. `pathBudget` bounds them: a pack's
+    /// central directory holds every name in full, so its size is the budget.
+    static func parse(
+        _ bytes: UnsafeRawBufferPointer, pathBudget: Int = EntryTable.maxPathBytes
+    ) throws(Failure) -> (PackMetadata, EntryTable) {
         let path = UnsafeMutableRawBufferPointer.allocate(byteCount: maxPath + 1, alignment: 8)
         defer { path.deallocate() }
-        var parser = IndexParser(bytes: bytes, path: path)
+        var parser = IndexParser(bytes: bytes, path: path, pathBudget: pathBudget)
         let metadata = try parser.parseDocument()
         return (metadata, parser.table)
     }
@@ -145,6 +154,9 @@ struct IndexParser {
             throw fail("file #\(table.count) has entry number \(number) (files must be listed in entry order)")
         }
         guard crc <= UInt64(UInt32.max) else { throw fail("CRC \(crc) does not fit 32 bits") }
+        guard pathLength <= pathBudget - table.pathBytesCount else {
+            throw fail("the files' paths add up to more than the \(pathBudget) bytes the central directory holds")
+        }
         table.appendStored(
             path: UnsafeRawBufferPointer(rebasing: path[..<pathLength]), dataOffset: offset, size: size,
             crc32: UInt32(crc))

@@ -79,6 +79,12 @@ struct EntryTable: Sendable {
         if !foreign.isEmpty { foreign.append((.max, size)) }
     }
 
+    /// The most path bytes a table can hold (paths are found by 32-bit offsets).
+    static let maxPathBytes = Int(UInt32.max)
+
+    /// The bytes of all paths so far.
+    var pathBytesCount: Int { paths.count }
+
     /// The entry's full record.
     func record(_ number: Int) -> EntryRecord {
         let stored = records[number]

@@ -33,7 +33,9 @@ extension Pack {
                 // A large index is checksummed on another core while it is parsed; a CRC
                 // mismatch is still the error reported, whatever the parser found.
                 let checksum = IndexChecksum(buffer, concurrently: buffer.count >= IndexChecksum.concurrentFrom)
-                let result = Result { () throws(IndexParser.Failure) in try IndexParser.parse(buffer) }
+                let result = Result { () throws(IndexParser.Failure) in
+                    try IndexParser.parse(buffer, pathBudget: Int(min(end.directorySize, UInt64(Int.max))))
+                }
                 let crc = checksum.value()
                 guard crc == location.crc32 else {
                     throw PackError(

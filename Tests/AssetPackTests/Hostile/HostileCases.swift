@@ -292,6 +292,13 @@ extension HostileCase {
             entry: ".pack/index.json",
             make: pack(editIndex: replacing(
                 "\"files\":{", with: "\"files\":{" + String(repeating: "\"d\":{", count: 1000) + String(repeating: "}", count: 1000) + ","))),
+        HostileCase(group: "pack", name: "index whose paths add up to more than the directory holds", stage: .open,
+            code: .badIndex, entry: ".pack/index.json",
+            make: pack(editIndex: replacing(
+                "\"files\":{",
+                // 1.5 MB of index naming 72,000 paths of 60 KB: past 4 GiB if the parser built them all.
+                with: "\"files\":{\"" + String(repeating: "d", count: 60_000) + "\":{"
+                    + (0..<72_000).map { "\"\($0)\":[\($0),64,1,0]" }.joined(separator: ",") + "},"))),
         HostileCase(group: "pack", name: "index entry numbers out of order", stage: .open, code: .badIndex,
             entry: ".pack/index.json", make: pack(editIndex: replacing("\"a.txt\":[0,", with: "\"a.txt\":[2,"))),
         HostileCase(group: "pack", name: "index entry count disagrees", stage: .open, code: .badIndex,
