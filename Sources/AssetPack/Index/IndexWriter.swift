@@ -18,40 +18,79 @@ enum IndexWriter {
         out += Array(",\"alignment\":\(metadata.alignment),\"entryCount\":\(metadata.entryCount),\"digest\":".utf8)
         appendString(Array(metadata.digest.utf8), to: &out)
         out += Array(",\"files\":{".utf8)
-        var openFolders: [[UInt8]] = []
+        // The folders open in `out`, as ranges of the previous entry's path.
+        var previous: [UInt8] = []
+        var openFolders: [Range<Int>] = []
         var firstInObject = true
         for entry in entries {
-            var components = entry.path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map(Array.init)
-            let file = components.removeLast()
+            let path = entry.path
+            // The folders this path shares with the previous one stay open; the rest close.
             var shared = 0
-            while shared < openFolders.count, shared < components.count, openFolders[shared] == components[shared] {
+            var componentStart = 0
+            while shared < openFolders.count {
+                let folder = openFolders[shared]
+                let end = componentStart + folder.count
+                guard end < path.count, path[end] == UInt8(ascii: "/"),
+                    path[componentStart..<end].elementsEqual(previous[folder])
+                else { break }
                 shared += 1
+                componentStart = end + 1
             }
-            while openFolders.count > shared {
-                openFolders.removeLast()
-                out.append(UInt8(ascii: "}"))
+            if openFolders.count > shared {
+                out += repeatElement(UInt8(ascii: "}"), count: openFolders.count - shared)
+                openFolders.removeLast(openFolders.count - shared)
                 firstInObject = false
             }
-            for folder in components[shared...] {
+            while let slash = path[componentStart...].firstIndex(of: UInt8(ascii: "/")) {
                 if !firstInObject { out.append(UInt8(ascii: ",")) }
-                appendString(folder, to: &out)
+                appendString(path[componentStart..<slash], to: &out)
                 out += [UInt8(ascii: ":"), UInt8(ascii: "{")]
-                openFolders.append(folder)
+                openFolders.append(componentStart..<slash)
                 firstInObject = true
+                componentStart = slash + 1
             }
             if !firstInObject { out.append(UInt8(ascii: ",")) }
-            appendString(file, to: &out)
-            out += Array(":[\(entry.number),\(entry.dataOffset),\(entry.size),\(entry.crc32)]".utf8)
+            appendString(path[componentStart...], to: &out)
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: "["))
+            appendDecimal(UInt64(entry.number), to: &out)
+            out.append(UInt8(ascii: ","))
+            appendDecimal(entry.dataOffset, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendDecimal(entry.size, to: &out)
+            out.append(UInt8(ascii: ","))
+            appendDecimal(UInt64(entry.crc32), to: &out)
+            out.append(UInt8(ascii: "]"))
             firstInObject = false
+            previous = path
         }
         out += [UInt8](repeating: UInt8(ascii: "}"), count: openFolders.count)
         out += Array("}}\n".utf8)
         return out
     }
 
+    /// `value` in decimal, without going through a String.
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = value
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     /// A JSON string: UTF-8 kept as is, `"` and `\` escaped, control characters as `\u00XX`.
-    static func appendString(_ bytes: [UInt8], to out: inout [UInt8]) {
+    static func appendString<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
