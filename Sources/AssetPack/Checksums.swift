@@ -44,64 +44,83 @@ struct SHA256 {
     ]
 
     mutating func update<C: Collection<UInt8>>(_ bytes: C) {
+        if let done = bytes.withContiguousStorageIfAvailable({ update(UnsafeRawBufferPointer($0)) }) { return done }
+        Array(bytes).withUnsafeBytes { update($0) }
+    }
+
+    /// Compresses whole blocks straight from `bytes`; only a partial block waits in `pending`.
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
         length &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
         var offset = 0
-        while pending.count - offset >= 64 {
-            compress(offset)
+        if !pending.isEmpty {
+            let taken = min(64 - pending.count, bytes.count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: taken))
+            offset = taken
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0.baseAddress!) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while bytes.count - offset >= 64 {
+            compress(base + offset)
             offset += 64
         }
-        if offset > 0 { pending.removeFirst(offset) }
+        if offset < bytes.count { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
     }
 
     mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
-        pending.append(0x80)
-        while pending.count % 64 != 56 { pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var offset = 0
-        while offset < pending.count {
-            compress(offset)
-            offset += 64
+        var tail = pending
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                compress(raw.baseAddress! + offset)
+                offset += 64
+            }
         }
         pending = []
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
-    private mutating func compress(_ offset: Int) {
-        var w = [UInt32](repeating: 0, count: 64)
-        for i in 0..<16 {
-            let j = offset + 4 * i
-            w[i] =
-                UInt32(pending[j]) << 24 | UInt32(pending[j + 1]) << 16 | UInt32(pending[j + 2]) << 8
-                | UInt32(pending[j + 3])
+    /// One 64-byte block at `block`.
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            for i in 16..<64 {
+                let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            }
+            state.withUnsafeMutableBufferPointer { state in
+                SHA256.k.withUnsafeBufferPointer { k in
+                    var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+                    for i in 0..<64 {
+                        let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+                        let choice = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ choice &+ k[i] &+ w[i]
+                        let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        let t2 = s0 &+ majority
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                    }
+                    state[0] &+= a
+                    state[1] &+= b
+                    state[2] &+= c
+                    state[3] &+= d
+                    state[4] &+= e
+                    state[5] &+= f
+                    state[6] &+= g
+                    state[7] &+= h
+                }
+            }
         }
-        for i in 16..<64 {
-            let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-            let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for i in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let t1 = h &+ s1 &+ choice &+ SHA256.k[i] &+ w[i]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
     }
 
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+    @inline(__always)
+    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 
     static func hex(_ digest: [UInt8]) -> String {
         digest.map { byte in

@@ -49,11 +49,12 @@ struct ManifestDigest {
     }
 
     mutating func add<C: Collection<UInt8>>(path: C, size: UInt64, crc32: UInt32) {
-        var record = Array(path)
-        record.append(0)
-        record.appendLE(size)
-        record.appendLE(crc32)
-        hasher.update(record)
+        hasher.update(path)
+        // The NUL after the path, then the size and CRC-32, little-endian.
+        var tail = (UInt8(0), size.littleEndian, crc32.littleEndian)
+        withUnsafeBytes(of: &tail.0) { hasher.update($0) }
+        withUnsafeBytes(of: &tail.1) { hasher.update($0) }
+        withUnsafeBytes(of: &tail.2) { hasher.update($0) }
     }
 
     mutating func finish() -> String { "sha256:" + SHA256.hex(hasher.finalize()) }
