@@ -118,11 +118,13 @@ enum FolderWalker {
             if name.first == UInt8(ascii: ".") { continue }  // hidden, and "." and ".."
             names.append(name)
         }
-        names.sort { $0.lexicographicallyPrecedes($1) }
+        names.sort(by: byteOrder)
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         let statuses = statAll(names, in: dirfd(directory))
         for (name, status) in zip(names, statuses) {
-            guard let display = String(validating: name, as: UTF8.self) else {
+            let ascii = name.allSatisfy { $0 < 0x80 }
+            guard let display = ascii ? String(decoding: name, as: UTF8.self) : String(validating: name, as: UTF8.self)
+            else {
                 throw PackError(
                     .unsafeName, "the file name is not valid UTF-8", path: prefix + String(decoding: name, as: UTF8.self))
             }
@@ -145,6 +147,17 @@ enum FolderWalker {
 }
 
 extension FolderWalker {
+    /// Byte order, shorter first on a tie (memcmp: the generic comparison is several times slower).
+    fileprivate static func byteOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        let order = a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                guard let left = a.baseAddress, let right = b.baseAddress else { return Int32(0) }
+                return memcmp(left, right, min(a.count, b.count))
+            }
+        }
+        return order != 0 ? order < 0 : a.count < b.count
+    }
+
     /// `fstatat` (following links) of every name in an open folder, relative to it so the kernel
     /// does not walk the whole path again, and spread over the cores for folders of many files.
     fileprivate static func statAll(_ names: [[UInt8]], in folder: Int32) -> [(info: stat, error: Int32)] {
