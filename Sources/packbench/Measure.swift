@@ -48,8 +48,11 @@ func timeRuns(_ runs: Int, _ body: () throws -> Void) rethrows -> Stats {
 /// on every contender alike instead of on whichever ran then; one `Stats` per body.
 func timeInterleaved(_ rounds: Int, _ bodies: [() throws -> Void]) throws -> [Stats] {
     var samples = [[Double]](repeating: [], count: bodies.count)
-    for _ in 0..<rounds {
-        for (index, body) in bodies.enumerated() {
+    for round in 0..<rounds {
+        // Who goes first rotates, as in timeBatchesInterleaved.
+        for turn in bodies.indices {
+            let index = (turn + round) % bodies.count
+            let body = bodies[index]
             let start = now()
             try body()
             samples[index].append(Double(now() - start))
@@ -61,25 +64,47 @@ func timeInterleaved(_ rounds: Int, _ bodies: [() throws -> Void]) throws -> [St
 /// Runs `operation` over `count` items in batches of about 2 ms, stopping early when `budget`
 /// seconds are spent; one sample (ns per operation) per batch.
 func timeBatches(count: Int, budget: Double, _ operation: (Int) -> Int) -> (Stats, Int, Int) {
-    var samples: [Double] = []
-    var sink = 0
-    let deadline = now() + UInt64(budget * 1e9)
+    withoutActuallyEscaping(operation) { timeBatchesInterleaved(count: count, budget: budget, [$0])[0] }
+}
+
+/// ``timeBatches(count:budget:_:)`` for several operations taking turns batch by batch, so that
+/// a slow spell of a shared machine falls on all of them alike; each has its own `budget`.
+/// Per operation: the samples, the items done, and the sum of the results.
+func timeBatchesInterleaved(count: Int, budget: Double, _ operations: [(Int) -> Int]) -> [(Stats, Int, Int)] {
+    var samples = [[Double]](repeating: [], count: operations.count)
+    var sinks = [Int](repeating: 0, count: operations.count)
+    var done = [Int](repeating: 1, count: operations.count)
+    var spent = [Double](repeating: 0, count: operations.count)
     // Size batches from a first operation, so slow systems still give many samples in the budget.
-    let probeStart = now()
-    sink &+= operation(0)
-    let first = max(1, Double(now() - probeStart))
-    let batch = max(1, min(1000, Int(2_000_000 / first)))
-    var done = 1
-    while done < count {
-        let size = min(batch, count - done)
+    let batches = operations.indices.map { index in
         let start = now()
-        for index in done..<done + size { sink &+= operation(index) }
-        let end = now()
-        samples.append(Double(end - start) / Double(size))
-        done += size
-        if end > deadline { break }
+        sinks[index] &+= operations[index](0)
+        let first = max(1, Double(now() - start))
+        spent[index] = first
+        return max(1, min(1000, Int(2_000_000 / first)))
     }
-    return (Stats(samples), done, sink)
+    var running = true
+    var round = 0
+    while running {
+        running = false
+        // Who goes first rotates: one reading right after another gets the bytes the other
+        // just touched still in the CPU caches.
+        for turn in operations.indices {
+            let index = (turn + round) % operations.count
+            let operation = operations[index]
+            guard done[index] < count, spent[index] < budget * 1e9 else { continue }
+            let size = min(batches[index], count - done[index])
+            let start = now()
+            for item in done[index]..<done[index] + size { sinks[index] &+= operation(item) }
+            let elapsed = Double(now() - start)
+            samples[index].append(elapsed / Double(size))
+            spent[index] += elapsed
+            done[index] += size
+            running = true
+        }
+        round += 1
+    }
+    return operations.indices.map { (Stats(samples[$0]), done[$0], sinks[$0]) }
 }
 
 /// Deterministic pseudo-random numbers (SplitMix64).

@@ -5,6 +5,7 @@
 import AssetLibrary
 import AssetPack
 import CAssetPackZip
+import CReferenceReader
 import Foundation
 
 struct BenchResult: Codable {
@@ -112,6 +113,42 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-vari
     exit(0)
 }
 
+// `packbench --profile-reads PACK N`: N random reads (lookup, then touch every byte) through
+// our reader and the C reference on PACK, in turns (for a profiler); prints both per read.
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-reads" {
+    let pack = try Pack(path: CommandLine.arguments[2])
+    let paths = pack.entries.map(\.path)
+    let cPaths = paths.map { ContiguousArray($0.utf8CString) }
+    var reference = ref_pack()
+    guard ref_open(CommandLine.arguments[2], &reference) == 0 else { throw BenchFailure(description: "ref_open failed") }
+    var random = SeededRandom(state: 42)
+    let picks = (0..<(Int(CommandLine.arguments[3]) ?? 1_000_000)).map { _ in Int(random.next() % UInt64(paths.count)) }
+    var (ours, theirs, sum) = (0.0, 0.0, 0)
+    for round in stride(from: 0, to: picks.count, by: 10_000) {
+        let batch = picks[round..<min(round + 10_000, picks.count)]
+        // Who goes first alternates (the second finds the same bytes in the CPU caches).
+        for turn in 0..<2 {
+            let start = now()
+            if (turn + round / 10_000) % 2 == 0 {
+                for index in batch { sum &+= (try? pack.data(forPath: paths[index]))?.withUnsafeBytes(touch) ?? -1 }
+                ours += Double(now() - start)
+            } else {
+                for index in batch {
+                    var size = 0
+                    let found = cPaths[index].withUnsafeBufferPointer {
+                        ref_lookup(&reference, $0.baseAddress, $0.count - 1, &size)
+                    }
+                    sum &+= found.map { touch(UnsafeRawBufferPointer(start: $0, count: size)) } ?? -1
+                }
+                theirs += Double(now() - start)
+            }
+        }
+    }
+    ref_close(&reference)
+    print("ours", format(ours / Double(picks.count)), "C", format(theirs / Double(picks.count)), sum == 0 ? "" : " ")
+    exit(0)
+}
+
 var options = parseOptions()
 let repository = FileManager.default.currentDirectoryPath
 if !options.data.hasPrefix("/") { options.data = repository + "/" + options.data }
@@ -152,6 +189,7 @@ for name in options.datasets {
     }
     let opens = try timeInterleaved(openRuns, openable.map { system in { _ = try system.open(dataset, names) } })
     for (system, open) in zip(openable, opens) { record(name, "open", system.name, open) }
+    var readers: [(system: BenchSystem, open: Stats, reader: any BenchReader, scanMBps: Double)] = []
     for (system, open) in zip(openable, opens) {
         do {
             let reader = try system.open(dataset, names)
@@ -162,15 +200,20 @@ for name in options.datasets {
             let scanRuns = options.quick || names.strings.count > 20_000 && system.name == "zipfoundation" ? 1 : 3
             let scan = timeRuns(scanRuns) { scanned = reader.scan() }
             record(name, "scan", system.name, Stats([scan.median, scan.p10, scan.p90].map { $0 / Double(names.strings.count) }))
-            let (read, done, sum) = timeBatches(count: lookups, budget: budget) { reader.read(indices[$0]) }
-            consume(sum)
-            record(name, "random-read", system.name, read)
-            log(
-                "   \(system.name.padding(toLength: 14, withPad: " ", startingAt: 0)) open \(format(open.median)) "
-                    + " read \(format(read.median))/lookup (\(done) lookups)  scan \(String(format: "%.0f", Double(scanned) / scan.median * 1000)) MB/s")
+            readers.append((system, open, reader, Double(scanned) / scan.median * 1000))
         } catch {
             log("   \(system.name): failed: \(error)")
         }
+    }
+    // Random reads: every system in turn, a batch at a time.
+    let reads = timeBatchesInterleaved(
+        count: lookups, budget: budget, readers.map { entry in { entry.reader.read(indices[$0]) } })
+    for (entry, (read, done, sum)) in zip(readers, reads) {
+        consume(sum)
+        record(name, "random-read", entry.system.name, read)
+        log(
+            "   \(entry.system.name.padding(toLength: 14, withPad: " ", startingAt: 0)) open \(format(entry.open.median)) "
+                + " read \(format(read.median))/lookup (\(done) lookups)  scan \(String(format: "%.0f", entry.scanMBps)) MB/s")
     }
     // The floor for any reader: touching the same bytes in the same order with every lookup
     // already done (views into one mapping), so what is left is memory traffic.
