@@ -21,7 +21,12 @@ static uint64_t hash_bytes(const uint8_t *bytes, size_t length) {
     }
     if (i < length) {
         uint64_t word = 0;
-        for (unsigned shift = 0; i < length; i++, shift += 8) word |= (uint64_t)bytes[i] << shift;
+        if (length >= 8) {
+            memcpy(&word, bytes + length - 8, 8);
+            word >>= 8 * (8 - (length - i));
+        } else {
+            for (unsigned shift = 0; i < length; i++, shift += 8) word |= (uint64_t)bytes[i] << shift;
+        }
         hash = (hash ^ word) * 0x9E3779B97F4A7C15ULL;
         hash ^= hash >> 32;
     }

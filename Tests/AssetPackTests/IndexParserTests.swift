@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import AssetPack
@@ -96,5 +97,29 @@ struct IndexParserTests {
         let json = Array(Self.document(#""folder":{"a":[0,1,1,1],"b":[1,1,1,1],"c":[2,1,1,1]}"#, count: 3).utf8)
         #expect(try Self.parse(json, pathBudget: 24).count == 3)
         #expect(throws: IndexParser.Failure.self) { try Self.parse(json, pathBudget: 23) }
+    }
+
+    @Test("the path hash takes the last partial word in one load, with the value of one byte at a time")
+    func hashTail() {
+        // The hash as first written: whole words, then the remaining bytes one by one.
+        func bytewise(_ bytes: [UInt8]) -> UInt64 {
+            var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+            for start in stride(from: 0, to: bytes.count, by: 8) {
+                var word: UInt64 = 0
+                for (shift, byte) in bytes[start..<min(start + 8, bytes.count)].enumerated() {
+                    word |= UInt64(byte) << UInt64(8 * shift)
+                }
+                hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+                hash ^= hash >> 32
+            }
+            hash ^= hash >> 33
+            hash &*= 0xBF58_476D_1CE4_E5B9
+            return hash ^ (hash >> 29)
+        }
+        var random = SeededBytes(state: 7)
+        for length in 0...40 {
+            let bytes = random.bytes(length)
+            #expect(bytes.withUnsafeBytes { EntryTable.hash($0) } == bytewise(bytes), "length \(length)")
+        }
     }
 }

@@ -181,8 +181,49 @@ struct IndexParser {
     }
 
     /// 1 to 18 digits, no leading zero, then `delimiter`; advances past the delimiter.
+    ///
+    /// With 16 bytes to read, numbers of up to 15 digits take two word loads and no loop;
+    /// longer ones, and those near the end, take ``compactNumberAnywhere(_:_:_:then:)``.
     @inline(__always)
     private static func compactNumber(
+        _ base: UnsafeRawPointer, _ end: Int, _ index: inout Int, then delimiter: UInt8
+    ) -> UInt64? {
+        guard index &+ 16 <= end else { return compactNumberAnywhere(base, end, &index, then: delimiter) }
+        let first = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let firstDigits = first &- 0x3030_3030_3030_3030
+        let firstFlags = ((firstDigits &+ 0x7676_7676_7676_7676) | firstDigits) & 0x8080_8080_8080_8080
+        let digits: Int
+        let value: UInt64
+        /// The bytes from the one after the last digit on.
+        let after: UInt64
+        if firstFlags != 0 {
+            digits = firstFlags.trailingZeroBitCount &>> 3
+            guard digits > 0 else { return nil }
+            value = eightDigits(firstDigits &<< UInt64(64 &- 8 &* digits))
+            after = first &>> UInt64(8 &* digits)
+        } else {
+            let second = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self))
+            let secondDigits = second &- 0x3030_3030_3030_3030
+            let secondFlags = ((secondDigits &+ 0x7676_7676_7676_7676) | secondDigits) & 0x8080_8080_8080_8080
+            guard secondFlags != 0 else { return compactNumberAnywhere(base, end, &index, then: delimiter) }
+            let more = secondFlags.trailingZeroBitCount &>> 3
+            digits = 8 &+ more
+            value =
+                more == 0
+                ? eightDigits(firstDigits)
+                : eightDigits(firstDigits) &* powerOf10(more) &+ eightDigits(secondDigits &<< UInt64(64 &- 8 &* more))
+            after = second &>> UInt64(8 &* more)
+        }
+        guard UInt8(truncatingIfNeeded: after) == delimiter,
+            digits == 1 || UInt8(truncatingIfNeeded: first) != UInt8(ascii: "0")
+        else { return nil }
+        index &+= digits &+ 1
+        return value
+    }
+
+    /// ``compactNumber(_:_:_:then:)`` for any position: eight digits at a time while eight bytes
+    /// remain, then one at a time.
+    private static func compactNumberAnywhere(
         _ base: UnsafeRawPointer, _ end: Int, _ index: inout Int, then delimiter: UInt8
     ) -> UInt64? {
         let start = index
@@ -362,7 +403,12 @@ struct IndexParser {
                 let special =
                     ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
                     | ((word &- 0x2020_2020_2020_2020) & ~word) | word
-                if special & 0x8080_8080_8080_8080 != 0 { break }
+                let found = special & 0x8080_8080_8080_8080
+                if found != 0 {
+                    // Borrows only run upward, so the lowest flag marks the first special byte.
+                    position += found.trailingZeroBitCount >> 3
+                    break
+                }
                 position += 8
             }
         }

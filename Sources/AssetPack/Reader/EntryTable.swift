@@ -288,12 +288,19 @@ struct EntryTable: Sendable {
             index += 8
         }
         if index < bytes.count {
+            // The last 1 to 7 bytes as a little-endian word: from the last eight bytes shifted
+            // down when there are eight, else one by one.
             var word: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < bytes.count {
-                word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
-                shift += 8
-                index += 1
+            if bytes.count >= 8 {
+                word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
+                    &>> UInt64(8 &* (8 &- (bytes.count &- index)))
+            } else {
+                var shift: UInt64 = 0
+                while index < bytes.count {
+                    word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
+                    shift += 8
+                    index += 1
+                }
             }
             hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
             hash ^= hash >> 32
