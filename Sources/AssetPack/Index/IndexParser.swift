@@ -297,7 +297,17 @@ struct IndexParser {
 
     private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
+    @inline(__always)
     private mutating func expect(_ byte: UInt8) throws(Failure) {
+        // The writer's form has no whitespace: the byte is usually right here.
+        if position < bytes.count, bytes[position] == byte {
+            position += 1
+            return
+        }
+        try expectAfterWhitespace(byte)
+    }
+
+    private mutating func expectAfterWhitespace(_ byte: UInt8) throws(Failure) {
         skipWhitespace()
         guard peek() == byte else {
             throw fail("expected '\(Character(Unicode.Scalar(byte)))'")
