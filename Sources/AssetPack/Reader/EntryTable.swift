@@ -101,6 +101,7 @@ struct EntryTable: Sendable {
         while capacity < records.count * 2 { capacity <<= 1 }
         var table = [UInt32](repeating: 0, count: capacity)
         let numberBits = max(1, Int.bitWidth - records.count.leadingZeroBitCount)
+        let layout = SlotLayout(numberBits: numberBits)
         var inOrder = true
         let duplicate: (Int, Int)? = records.withUnsafeBufferPointer { records in
             paths.withUnsafeBytes { arena in
@@ -109,26 +110,26 @@ struct EntryTable: Sendable {
                         // In groups of 16: hash, ask for the 16 slots' cache lines, then insert,
                         // so the (random) slot reads overlap instead of waiting one by one.
                         var start = 0
+                        var previous = UnsafeRawBufferPointer(start: nil, count: 0)
                         while start < records.count {
                             let end = min(start + 16, records.count)
                             for number in start..<end {
                                 let hash = Self.hash(Self.path(number, records, arena))
-                                hashes[number - start] = hash
+                                hashes[number &- start] = hash
                                 assetpack_prefetch(slots.baseAddress.map { $0 + (Int(truncatingIfNeeded: hash) & (capacity - 1)) })
                             }
                             for number in start..<end {
                                 let path = Self.path(number, records, arena)
                                 if let other = Self.insert(
-                                    number, hash: hashes[number - start], path: path, numberBits: numberBits, slots,
+                                    number, hash: hashes[number &- start], path: path, layout: layout, slots,
                                     records, arena)
                                 {
                                     return (other, number)
                                 }
-                                if inOrder, number > 0, number < records.count - 1,
-                                    Self.compare(Self.path(number - 1, records, arena), path) >= 0
-                                {
+                                if inOrder, number > 0, number < records.count - 1, Self.compare(previous, path) >= 0 {
                                     inOrder = false
                                 }
+                                previous = path
                             }
                             start = end
                         }
@@ -156,34 +157,48 @@ struct EntryTable: Sendable {
         return nil
     }
 
-    /// The slot bits above the entry number: the hash's top bits.
-    @inline(__always)
-    private static func tag(_ hash: UInt64, numberBits: Int) -> UInt32 {
-        UInt32(truncatingIfNeeded: hash >> (32 + numberBits)) << numberBits
+    /// How a slot splits into entry number + 1 (the low ``numberBits``) and hash tag (the rest).
+    struct SlotLayout {
+        let numberBits: Int
+        let numberMask: UInt32
+        /// The shift that leaves a hash's top bits as the tag; `nil` when no bits are left.
+        let tagShift: UInt64?
+
+        init(numberBits: Int) {
+            self.numberBits = numberBits
+            numberMask = numberBits >= 32 ? .max : (1 &<< UInt32(numberBits)) &- 1
+            tagShift = numberBits >= 32 ? nil : UInt64(32 + numberBits)
+        }
+
+        /// The slot bits above the entry number: the hash's top bits.
+        @inline(__always)
+        func tag(_ hash: UInt64) -> UInt32 {
+            guard let tagShift else { return 0 }
+            return UInt32(truncatingIfNeeded: hash &>> tagShift) &<< UInt32(numberBits)
+        }
     }
 
     /// Puts `number` into the table; returns the entry that already has its path, if any.
     @inline(__always)
     private static func insert(
-        _ number: Int, hash: UInt64, path: UnsafeRawBufferPointer, numberBits: Int,
+        _ number: Int, hash: UInt64, path: UnsafeRawBufferPointer, layout: SlotLayout,
         _ slots: UnsafeMutableBufferPointer<UInt32>, _ records: UnsafeBufferPointer<StoredRecord>,
         _ arena: UnsafeRawBufferPointer
     ) -> Int? {
         let mask = slots.count - 1
-        let numberMask = numberBits >= 32 ? UInt32.max : (1 << UInt32(numberBits)) - 1
-        let tag = Self.tag(hash, numberBits: numberBits)
+        let tag = layout.tag(hash)
         var slot = Int(truncatingIfNeeded: hash) & mask
         while true {
             let value = slots[slot]
             if value == 0 {
-                slots[slot] = tag | UInt32(number + 1)
+                slots[slot] = tag | UInt32(truncatingIfNeeded: number &+ 1)
                 return nil
             }
-            if value & ~numberMask == tag {
-                let other = Int(value & numberMask) - 1
+            if value & ~layout.numberMask == tag {
+                let other = Int(value & layout.numberMask) - 1
                 if compare(Self.path(other, records, arena), path) == 0 { return other }
             }
-            slot = (slot + 1) & mask
+            slot = (slot &+ 1) & mask
         }
     }
 
@@ -192,8 +207,9 @@ struct EntryTable: Sendable {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
         let hash = Self.hash(path)
-        let numberMask = numberBits >= 32 ? UInt32.max : (1 << UInt32(numberBits)) - 1
-        let tag = Self.tag(hash, numberBits: numberBits)
+        let layout = SlotLayout(numberBits: numberBits)
+        let numberMask = layout.numberMask
+        let tag = layout.tag(hash)
         var slot = Int(truncatingIfNeeded: hash) & mask
         return slots.withUnsafeBufferPointer { slots in
             records.withUnsafeBufferPointer { records in
