@@ -133,7 +133,7 @@ public final class Pack: Sendable {
     func makeEntry(_ number: Int) -> PackEntry {
         let record = table.record(number)
         return PackEntry(
-            path: table.path(number), entryNumber: number, size: record.size, compressedSize: record.compressedSize,
+            pathBytes: table.pathBytes(number), entryNumber: number, size: record.size, compressedSize: record.compressedSize,
             crc32: record.crc32, method: record.method, isEncrypted: record.flags & ZipConstants.flagEncrypted != 0,
             knownDataOffset: record.dataOffset == .max ? nil : record.dataOffset,
             localHeaderOffset: record.localHeaderOffset == .max ? nil : record.localHeaderOffset)

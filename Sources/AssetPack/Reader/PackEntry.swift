@@ -1,7 +1,10 @@
 /// One entry of a pack: its path and where and how its bytes are stored.
 public struct PackEntry: Sendable, Hashable {
-    /// The entry's path inside the pack (`Images/latin/a@2x.png`).
-    public let path: String
+    /// The entry's path inside the pack (`Images/latin/a@2x.png`), made from ``pathBytes``.
+    public var path: String { String(decoding: pathBytes, as: UTF8.self) }
+    /// The path's UTF-8 bytes: a view of the pack's path table (no copy per entry; an entry
+    /// kept after its pack is gone keeps that table alive).
+    public let pathBytes: ArraySlice<UInt8>
     /// The entry's position in the pack (its central directory record's number).
     public let entryNumber: Int
     /// The size of the entry's bytes.
@@ -20,7 +23,7 @@ public struct PackEntry: Sendable, Hashable {
     public let localHeaderOffset: UInt64?
 
     /// Whether the entry is a folder entry (a foreign zip's `name/`).
-    public var isDirectory: Bool { path.hasSuffix("/") }
+    public var isDirectory: Bool { pathBytes.last == UInt8(ascii: "/") }
 
     /// A short name for the method: `stored`, `deflated` or `method N`.
     public var methodName: String {
