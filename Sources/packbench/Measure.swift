@@ -49,9 +49,9 @@ func timeRuns(_ runs: Int, _ body: () throws -> Void) rethrows -> Stats {
 func timeInterleaved(_ rounds: Int, _ bodies: [() throws -> Void]) throws -> [Stats] {
     var samples = [[Double]](repeating: [], count: bodies.count)
     for round in 0..<rounds {
-        // Who goes first rotates, as in timeBatchesInterleaved.
+        // The order reverses every round, as in timeBatchesInterleaved.
         for turn in bodies.indices {
-            let index = (turn + round) % bodies.count
+            let index = round % 2 == 0 ? turn : bodies.count - 1 - turn
             let body = bodies[index]
             let start = now()
             try body()
@@ -67,9 +67,13 @@ func timeBatches(count: Int, budget: Double, _ operation: (Int) -> Int) -> (Stat
     withoutActuallyEscaping(operation) { timeBatchesInterleaved(count: count, budget: budget, [$0])[0] }
 }
 
-/// ``timeBatches(count:budget:_:)`` for several operations taking turns batch by batch, so that
-/// a slow spell of a shared machine falls on all of them alike; each has its own `budget`.
+/// ``timeBatches(count:budget:_:)`` for several operations taking turns, so that a slow spell of
+/// a shared machine falls on all of them alike; each has its own `budget`. A turn is up to
+/// ``batchesPerTurn`` batches, the first of which only warms the caches back up after the
+/// others' turns (the reads are measured warm) and is not a sample.
 /// Per operation: the samples, the items done, and the sum of the results.
+let batchesPerTurn = 8
+
 func timeBatchesInterleaved(count: Int, budget: Double, _ operations: [(Int) -> Int]) -> [(Stats, Int, Int)] {
     var samples = [[Double]](repeating: [], count: operations.count)
     var sinks = [Int](repeating: 0, count: operations.count)
@@ -87,20 +91,22 @@ func timeBatchesInterleaved(count: Int, budget: Double, _ operations: [(Int) -> 
     var round = 0
     while running {
         running = false
-        // Who goes first rotates: one reading right after another gets the bytes the other
-        // just touched still in the CPU caches.
+        // The order reverses every round: one reading right after another finds the bytes the
+        // other just touched in the CPU caches, so each neighbour goes after the other as often.
         for turn in operations.indices {
-            let index = (turn + round) % operations.count
+            let index = round % 2 == 0 ? turn : operations.count - 1 - turn
             let operation = operations[index]
-            guard done[index] < count, spent[index] < budget * 1e9 else { continue }
-            let size = min(batches[index], count - done[index])
-            let start = now()
-            for item in done[index]..<done[index] + size { sinks[index] &+= operation(item) }
-            let elapsed = Double(now() - start)
-            samples[index].append(elapsed / Double(size))
-            spent[index] += elapsed
-            done[index] += size
-            running = true
+            for batch in 0..<batchesPerTurn {
+                guard done[index] < count, spent[index] < budget * 1e9 else { break }
+                let size = min(batches[index], count - done[index])
+                let start = now()
+                for item in done[index]..<done[index] + size { sinks[index] &+= operation(item) }
+                let elapsed = Double(now() - start)
+                if batch > 0 || operations.count == 1 { samples[index].append(elapsed / Double(size)) }
+                spent[index] += elapsed
+                done[index] += size
+                running = true
+            }
         }
         round += 1
     }

@@ -124,12 +124,12 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-read
     var random = SeededRandom(state: 42)
     let picks = (0..<(Int(CommandLine.arguments[3]) ?? 1_000_000)).map { _ in Int(random.next() % UInt64(paths.count)) }
     var (ours, theirs, sum) = (0.0, 0.0, 0)
-    for round in stride(from: 0, to: picks.count, by: 10_000) {
-        let batch = picks[round..<min(round + 10_000, picks.count)]
+    for round in stride(from: 0, to: picks.count, by: 1_000) {
+        let batch = picks[round..<min(round + 1_000, picks.count)]
         // Who goes first alternates (the second finds the same bytes in the CPU caches).
         for turn in 0..<2 {
             let start = now()
-            if (turn + round / 10_000) % 2 == 0 {
+            if (turn + round / 1_000) % 2 == 0 {
                 for index in batch { sum &+= (try? pack.data(forPath: paths[index]))?.withUnsafeBytes(touch) ?? -1 }
                 ours += Double(now() - start)
             } else {
