@@ -58,11 +58,12 @@ struct SHA256 {
             pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: taken))
             offset = taken
             guard pending.count == 64 else { return }
-            pending.withUnsafeBytes { compress($0.baseAddress!) }
+            // (Only `pending` is read and only `state` written: distinct stored properties.)
+            pending.withUnsafeBytes { Self.compress($0.baseAddress!, into: &state) }
             pending.removeAll(keepingCapacity: true)
         }
         while bytes.count - offset >= 64 {
-            compress(base + offset)
+            Self.compress(base + offset, into: &state)
             offset += 64
         }
         if offset < bytes.count { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
@@ -77,7 +78,7 @@ struct SHA256 {
         tail.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                compress(raw.baseAddress! + offset)
+                Self.compress(raw.baseAddress! + offset, into: &state)
                 offset += 64
             }
         }
@@ -85,8 +86,8 @@ struct SHA256 {
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
-    /// One 64-byte block at `block`.
-    private mutating func compress(_ block: UnsafeRawPointer) {
+    /// One 64-byte block at `block` into `state`.
+    private static func compress(_ block: UnsafeRawPointer, into state: inout [UInt32]) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
             for i in 16..<64 {

@@ -145,7 +145,8 @@ if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--profile-read
         }
     }
     ref_close(&reference)
-    print("ours", format(ours / Double(picks.count)), "C", format(theirs / Double(picks.count)), sum == 0 ? "" : " ")
+    consume(sum)
+    print("ours", format(ours / Double(picks.count)), "C", format(theirs / Double(picks.count)))
     exit(0)
 }
 
