@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
@@ -33,7 +34,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "AssetPack", dependencies: ["CAssetPackZlib"]),
+        .target(
+            name: "AssetPack",
+            dependencies: ["CAssetPackZlib", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // Many packs as one store: priorities, locale chains and hot swap, image variants, a cache.
         .target(name: "AssetLibrary", dependencies: ["AssetPack"]),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
@@ -43,6 +47,7 @@ let package = Package(
             dependencies: [
                 "AssetPack", "AssetLibrary", "StudyContent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The benchmark: a plain C reader of the format (the practical limit) and the program.

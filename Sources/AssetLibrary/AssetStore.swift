@@ -38,7 +38,7 @@ public final class AssetStore: Sendable {
     /// - Parameter developmentLocale: the locale that holds every resource (Apple's development
     ///   region), the last fallback of every chain.
     public init(developmentLocale: String = "en") throws(StoreError) {
-        let development = try LocaleTag(developmentLocale)
+        let development = try LocaleTag(parsing: developmentLocale)
         self.developmentLocale = development
         state = Protected(State(view: AssetView(chain: [development], layers: [])))
     }
@@ -54,9 +54,21 @@ public final class AssetStore: Sendable {
 
     /// Mounts a pack. Packs of the same priority are ordered by the locale chain; among equals
     /// the one mounted later wins.
-    public func mount(_ pack: Pack, priority: Int, variants: VariantIndex? = nil) {
+    ///
+    /// - Throws: ``StoreError/Code/malformedLocale`` naming the pack when its index carries a
+    ///   locale that is not a well-formed tag (it would otherwise answer for every locale, as a
+    ///   base pack does).
+    public func mount(_ pack: Pack, priority: Int, variants: VariantIndex? = nil) throws(StoreError) {
         let index = variants ?? VariantIndex(pack: pack)
-        let locale = pack.metadata?.locale.flatMap { try? LocaleTag($0) }
+        var locale: LocaleTag?
+        if let tag = pack.metadata?.locale {
+            do {
+                locale = try LocaleTag(tag)
+            } catch {
+                throw StoreError(
+                    .malformedLocale, "the pack's index says locale \(error.detail)", subject: pack.path)
+            }
+        }
         update { state in
             state.sequence += 1
             state.mounts.append(Mount(pack: pack, priority: priority, sequence: state.sequence, locale: locale, variants: index))
@@ -66,13 +78,14 @@ public final class AssetStore: Sendable {
     /// Opens (through `cache`) and mounts the pack at `path`; returns it.
     @discardableResult
     public func mount(path: String, priority: Int, cache: PackCache = .shared) throws(StoreError) -> Pack {
+        let entry: PackCache.Entry
         do {
-            let entry = try cache.open(path: path)
-            mount(entry.pack, priority: priority, variants: entry.variants)
-            return entry.pack
+            entry = try cache.open(path: path)
         } catch {
             throw StoreError(error)
         }
+        try mount(entry.pack, priority: priority, variants: entry.variants)
+        return entry.pack
     }
 
     /// Unmounts `pack` (views already taken keep it).
@@ -85,7 +98,7 @@ public final class AssetStore: Sendable {
     /// - Throws: ``StoreError/Code/malformedLocale`` for a tag that does not parse; the store
     ///   keeps its current locale then.
     public func setLocale(_ tag: String) throws(StoreError) {
-        let parsed = try LocaleTag(tag)
+        let parsed = try LocaleTag(parsing: tag)
         update { state in state.requested = parsed }
     }
 
@@ -232,5 +245,16 @@ public final class AssetView: Sendable {
         return ImageHit(
             hit: AssetHit(pack: layer.pack, entry: layer.pack.entry(at: best.variant.entryNumber), priority: layer.priority),
             scale: best.variant.scale, idiom: best.variant.idiom)
+    }
+}
+
+extension LocaleTag {
+    /// Parses `text`, reporting a malformed tag as the store's own error.
+    init(parsing text: String) throws(StoreError) {
+        do {
+            self = try Self.parse(text)
+        } catch {
+            throw StoreError(.malformedLocale, error.reason, subject: text)
+        }
     }
 }

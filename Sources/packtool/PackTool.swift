@@ -3,11 +3,7 @@ import AssetLibrary
 import AssetPack
 import StudyContent
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 @main
 struct PackTool: ParsableCommand {
@@ -38,15 +34,14 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
-/// Unbuffered writes to stdout and stderr.
+/// Unbuffered writes to standard output and standard error (through swift-system, which
+/// retries interrupted writes).
 enum Output {
-    static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32 = 1) throws {
-        var done = 0
-        while done < bytes.count {
-            let wrote = Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if wrote < 0, errno == EINTR { continue }
-            guard wrote > 0 else { throw PackError(.io, "cannot write to standard output") }
-            done += wrote
+    static func write(_ bytes: UnsafeRawBufferPointer, to file: FileDescriptor = .standardOutput) throws {
+        do {
+            _ = try file.writeAll(bytes)
+        } catch let error as Errno {
+            throw PackError(.io, "cannot write to standard output: \(error.description)", systemError: error)
         }
     }
 
@@ -57,7 +52,7 @@ enum Output {
 
     static func error(_ text: String) {
         var text = text + "\n"
-        text.withUTF8 { _ = try? write(UnsafeRawBufferPointer($0), to: 2) }
+        text.withUTF8 { _ = try? write(UnsafeRawBufferPointer($0), to: .standardError) }
     }
 }
 

@@ -49,10 +49,16 @@ struct LocaleTests {
     }
 
     @Test("malformed tags are a clear error", arguments: ["", "e", "english", "en--US", "en-", "12-US", "en-US-x", "fr-!!", "zh-Hant-TW-ab"])
-    func malformed(tag: String) {
-        let error = #expect(throws: StoreError.self) { try LocaleTag(tag) }
+    func malformed(tag: String) throws {
+        let error = #expect(throws: PackError.self) { try LocaleTag(tag) }
         #expect(error?.code == .malformedLocale)
-        #expect(error?.subject == tag)
+        #expect(error?.detail.hasPrefix("\"\(tag)\": ") == true, "\(String(describing: error))")
+        // Through a store, the same tag is the store's error, naming the tag; the locale stays.
+        let store = try AssetStore()
+        let storeError = #expect(throws: StoreError.self) { try store.setLocale(tag) }
+        #expect(storeError?.code == .malformedLocale)
+        #expect(storeError?.subject == tag)
+        #expect(store.locale == nil)
     }
 
     @Test("which pack answers each lookup, per locale")

@@ -21,7 +21,8 @@ struct BrokenInputTests {
 
     @Test("a missing file is named")
     func missingFile() throws {
-        #expect(throws: PackError(.fileNotFound, path: "/nonexistent/x.pack")) { try Pack(path: "/nonexistent/x.pack") }
+        let error = #expect(throws: PackError.self) { try Pack(path: "/nonexistent/x.pack") }
+        #expect(error == PackError(.fileNotFound, path: "/nonexistent/x.pack", systemError: .noSuchFileOrDirectory))
     }
 
     @Test("a pack cut short has no end record", arguments: [1, 10, 500])

@@ -208,7 +208,9 @@ struct BuilderFormatTests {
         try builder.addFolder(source)
         #expect(builder.count == 1)
         var missing = PackBuilder()
-        #expect(throws: PackError(.fileNotFound, path: folder.url("nope"))) { try missing.addFolder(folder.url("nope")) }
+        #expect(throws: PackError(.fileNotFound, path: folder.url("nope"), systemError: .noSuchFileOrDirectory)) {
+            try missing.addFolder(folder.url("nope"))
+        }
     }
 
     @Test("packs with fewer than 65,535 entries carry no Zip64 records")

@@ -119,7 +119,7 @@ struct IndexParserTests {
         var random = SeededBytes(state: 7)
         for length in 0...40 {
             let bytes = random.bytes(length)
-            #expect(bytes.withUnsafeBytes { EntryTable.hash($0) } == bytewise(bytes), "length \(length)")
+            #expect(bytes.withUnsafeBytes { PathHash.hash($0) } == bytewise(bytes), "length \(length)")
         }
     }
 }

@@ -82,7 +82,7 @@ struct RealContentTests {
         #expect(latin.cards.count == 26)
         #expect(cyrillic.cards.count == 33)
         let store = try AssetStore()
-        store.mount(pack, priority: 0)
+        try store.mount(pack, priority: 0)
         for card in latin.cards + cyrillic.cards {
             let picture = try #require(card.picture)
             for scale in 1...3 { #expect(store.image(named: picture, scale: scale)?.scale == scale, "\(picture) @\(scale)x") }

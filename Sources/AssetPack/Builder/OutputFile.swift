@@ -1,10 +1,4 @@
-import CAssetPackZlib
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// Simulated disk faults for tests: writes that stop after a budget (as on a full disk) and
 /// writes that accept fewer bytes than asked (short writes), and a failing `fsync`.
@@ -25,7 +19,7 @@ final class WriteFaults {
 /// A buffered, append-only output file that can patch bytes it has already written.
 final class OutputFile {
     let path: String
-    private let descriptor: Int32
+    private let file: FileDescriptor
     private let faults: WriteFaults?
     private var buffer: [UInt8] = []
     /// The file offset of `buffer[0]`.
@@ -39,12 +33,16 @@ final class OutputFile {
     init(creating path: String, faults: WriteFaults? = nil) throws(PackError) {
         self.path = path
         self.faults = faults
-        descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw PackError.errno(errno, "cannot create", path: path) }
+        let options: FileDescriptor.OpenOptions = [.create, .exclusiveCreate, .closeOnExec, .noFollow]
+        let permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+        switch Platform.system({ try FileDescriptor.open(path, .writeOnly, options: options, permissions: permissions) }) {
+        case .success(let opened): file = opened
+        case .failure(let error): throw PackError.system(error, "cannot create", path: path)
+        }
         buffer.reserveCapacity(capacity)
     }
 
-    deinit { close(descriptor) }
+    deinit { _ = try? file.close() }
 
     /// The offset the next appended byte will have.
     var position: UInt64 { bufferStart + UInt64(buffer.count) }
@@ -114,20 +112,17 @@ final class OutputFile {
     /// while the pack is still being built and the final `fsync` waits for little. Only a hint:
     /// failures are left to `fsync` to report.
     private func startWriteback() {
-        #if os(Linux)
         guard bufferStart - writebackStart >= writebackChunk else { return }
-        _ = assetpack_start_writeback(
-            descriptor, Int64(writebackStart), Int64(bufferStart - writebackStart))
+        Platform.startWriteback(file, offset: writebackStart, length: bufferStart - writebackStart)
         writebackStart = bufferStart
-        #endif
     }
 
-    /// Flushes and `fsync`s; an fsync error is final (never retried: the kernel may have
-    /// dropped the dirty pages).
+    /// Flushes and makes the file durable (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere);
+    /// an error is final (never retried: the kernel may have dropped the dirty pages).
     func synchronize() throws(PackError) {
         try flush()
-        if faults?.failSync == true { throw PackError.errno(EIO, "fsync failed", path: path) }
-        guard fsync(descriptor) == 0 else { throw PackError.errno(errno, "fsync failed", path: path) }
+        if faults?.failSync == true { throw PackError.system(.ioError, "fsync failed", path: path) }
+        if case .failure(let error) = Platform.synchronize(file) { throw PackError.system(error, "fsync failed", path: path) }
     }
 
     private func writeFully(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(PackError) {
@@ -138,19 +133,21 @@ final class OutputFile {
                 request = min(request, faults.maximumPerCall ?? request)
                 if let budget = faults.budget {
                     guard budget > 0 else {
-                        throw PackError.errno(ENOSPC, "write failed", path: path, offset: offset + UInt64(done))
+                        throw PackError.system(.noSpace, "write failed", path: path, offset: offset + UInt64(done))
                     }
                     request = min(request, budget)
                     faults.budget = budget - request
                 }
             }
-            let wrote = pwrite(descriptor, bytes.baseAddress! + done, request, off_t(offset) + off_t(done))
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                throw PackError.errno(errno, "write failed", path: path, offset: offset + UInt64(done))
+            let part = UnsafeRawBufferPointer(rebasing: bytes[done..<done + request])
+            switch Platform.system({ try file.write(toAbsoluteOffset: Int64(offset) + Int64(done), part) }) {
+            case .success(0):
+                throw PackError(.io, "write made no progress", path: path, offset: offset + UInt64(done))
+            case .success(let wrote):
+                done += wrote
+            case .failure(let error):
+                throw PackError.system(error, "write failed", path: path, offset: offset + UInt64(done))
             }
-            if wrote == 0 { throw PackError(.io, "write made no progress", path: path, offset: offset + UInt64(done)) }
-            done += wrote
         }
     }
 }

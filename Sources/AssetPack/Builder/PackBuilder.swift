@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// Builds a pack: a standard, uncompressed, deterministic, aligned zip with a JSON index.
 ///
@@ -45,6 +41,19 @@ public struct PackBuilder {
             self.locale = locale
             self.contentVersion = contentVersion
             self.timestamp = timestamp
+        }
+
+        /// Checks the options; returns the entries' DOS timestamp.
+        func validated() throws(PackError) -> DOSTimestamp {
+            guard alignment >= 1, alignment <= 32_768, alignment & (alignment - 1) == 0 else {
+                throw PackError(.invalidArgument, "alignment \(alignment) is not a power of two from 1 to 32768")
+            }
+            if let locale { _ = try LocaleTag(locale) }
+            guard let seconds = timestamp else { return .epoch }
+            guard let converted = DOSTimestamp(unixTime: seconds) else {
+                throw PackError(.invalidArgument, "timestamp \(seconds) is past 2107, the end of DOS time")
+            }
+            return converted
         }
     }
 
@@ -90,11 +99,19 @@ public struct PackBuilder {
     }
 
     /// Adds an entry whose bytes are read from `file` when the pack is written.
+    ///
+    /// - Throws: ``PackError/Code/notRegularFile`` unless `file` is a regular file (a symbolic
+    ///   link to one is followed).
     public mutating func add(path: String, contentsOf file: String) throws(PackError) {
-        var info = stat()
-        guard stat(file, &info) == 0 else { throw PackError.errno(errno, "cannot stat", path: file) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw PackError(.io, "not a regular file", path: file) }
-        try add(path: path, origin: file, contents: .file(SourceFile(path: file, listed: FileIdentity(info))))
+        let status: Stat
+        switch Platform.system({ try FilePath(file).stat() }) {
+        case .success(let found): status = found
+        case .failure(let error): throw PackError.system(error, "cannot stat", path: file)
+        }
+        guard status.type == .regular else {
+            throw PackError(.notRegularFile, "it is \(FileAccess.describe(status.type))", path: file)
+        }
+        try add(path: path, origin: file, contents: .file(SourceFile(path: file, listed: FileIdentity(status))))
     }
 
     /// Adds every regular file under `folder`, named by its path relative to `folder`.
@@ -103,8 +120,7 @@ public struct PackBuilder {
     /// skipped. Symbolic links are followed; a link that leads back into a folder being walked
     /// is an error.
     public mutating func addFolder(_ folder: String) throws(PackError) {
-        var visited: [FolderWalker.Identity] = []
-        for file in try FolderWalker.files(in: folder, visited: &visited) {
+        for file in try FolderWalker.files(in: folder) {
             try add(path: file.relativePath, origin: file.source.path, contents: .file(file.source))
         }
     }
@@ -125,68 +141,130 @@ public struct PackBuilder {
     }
 
     /// Writes the pack to `destination` atomically and checks it.
+    ///
+    /// - Throws: ``PackError`` for invalid options (alignment, a timestamp past 2107, a malformed
+    ///   locale), name collisions, unreadable or changing source files, and any I/O failure; the
+    ///   destination then still holds its old contents.
     @discardableResult
     public func write(to destination: String) throws(PackError) -> Report {
-        guard options.alignment >= 1, options.alignment <= 32_768, options.alignment & (options.alignment - 1) == 0
-        else {
-            throw PackError(.invalidArgument, "alignment \(options.alignment) is not a power of two from 1 to 32768")
-        }
-        var timestamp = DOSTimestamp.epoch
-        if let seconds = options.timestamp {
-            guard let converted = DOSTimestamp(unixTime: seconds) else {
-                throw PackError(.invalidArgument, "timestamp \(seconds) is past 2107, the end of DOS time")
-            }
-            timestamp = converted
-        }
+        let timestamp = try options.validated()
         let sorted = try Self.sortedCheckingCollisions(entries)
-        let name = options.name ?? Self.defaultName(for: destination)
+        let name = options.name ?? PackMetadata.defaultName(forFile: destination)
         let publisher = try AtomicPublisher(destination: destination)
         do throws(PackError) {
-            let layout = PackLayout(alignment: options.alignment, timestamp: timestamp)
             let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)
-            var written: [PackLayout.Written] = []
-            written.reserveCapacity(sorted.count + 1)
-            var digest = ManifestDigest(
-                name: name, locale: options.locale, contentVersion: options.contentVersion,
-                alignment: options.alignment)
-            var contentBytes: UInt64 = 0
-            let reader = SourceReader(sorted)
-            for (number, entry) in sorted.enumerated() {
-                let result: PackLayout.Written
-                switch reader.take(number) {
-                case .loaded(let bytes, let crc32):
-                    result = try layout.writeEntry(name: entry.utf8, bytes: bytes, crc32: crc32, to: output)
-                case .failed(let error): throw error
-                case .inline: result = try layout.writeEntry(entry, to: output)
-                }
-                digest.add(path: entry.utf8, size: result.size, crc32: result.crc32)
-                contentBytes += result.size
-                written.append(result)
-            }
-            let metadata = PackMetadata(
-                name: name, locale: options.locale, contentVersion: options.contentVersion,
-                alignment: options.alignment, entryCount: sorted.count, digest: digest.finish())
-            let indexEntries = written.enumerated().map {
-                IndexedEntry(
-                    number: $0, path: $1.name, dataOffset: $1.dataOffset, size: $1.size, crc32: $1.crc32)
-            }
-            let json = IndexWriter.json(metadata: metadata, entries: indexEntries)
-            let index = try layout.writeEntry(
-                Entry(path: PackPath.indexPath, utf8: Array(PackPath.indexPath.utf8), origin: "index",
-                    contents: .bytes(json)), to: output)
-            written.append(index)
-            try layout.writeDirectory(
-                written, comment: IndexLocation(offset: index.dataOffset, size: index.size, crc32: index.crc32).comment,
-                to: output)
-            try output.flush()
-            let fileSize = output.position
+            var report = try Self.layOut(sorted, name: name, options: options, timestamp: timestamp, into: output)
+            report.path = destination
             try publisher.publish(output)
-            return Report(
-                path: destination, metadata: metadata, fileSize: fileSize, contentBytes: contentBytes,
-                indexSize: UInt64(json.count))
+            return report
         } catch {
             publisher.discard()
             throw error
+        }
+    }
+
+    /// Changes a test makes to a pack while it is laid out, to forge damaged packs with the
+    /// builder's own layout.
+    struct LayoutHooks {
+        /// Edits the index JSON before it is written.
+        var editIndex: ((inout [UInt8]) -> Void)?
+        /// The end record's comment, instead of the index location.
+        var comment: ((IndexLocation) -> [UInt8])?
+        /// Edits what the central directory will say about the entries.
+        var editEntries: ((inout [EntryLocation]) -> Void)?
+    }
+
+    /// The layout step: writes a whole pack of `sorted` entries (already checked and sorted) to
+    /// `output` from its start: each local header and its data, the index, the central directory
+    /// and the end records. It checks nothing and publishes nothing; ``write(to:)`` does both
+    /// around it.
+    static func layOut(
+        _ sorted: [Entry], name: String, options: Options, timestamp: DOSTimestamp, into output: OutputFile,
+        hooks: LayoutHooks = LayoutHooks()
+    ) throws(PackError) -> Report {
+        let writer = ZipWriter(alignment: options.alignment, timestamp: timestamp)
+        var written: [EntryLocation] = []
+        written.reserveCapacity(sorted.count + 1)
+        var digest = ManifestDigest(
+            name: name, locale: options.locale, contentVersion: options.contentVersion, alignment: options.alignment)
+        var contentBytes: UInt64 = 0
+        let reader = SourceReader(sorted)
+        for (number, entry) in sorted.enumerated() {
+            let location = try reader.take(number) { (slot) throws(PackError) -> EntryLocation in
+                switch slot {
+                case .loaded(let bytes, let crc32):
+                    return try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
+                case .failed(let error):
+                    throw error
+                case .inline:
+                    return try write(entry, number: number, with: writer, to: output)
+                }
+            }
+            digest.add(path: entry.utf8, size: location.size, crc32: location.crc32)
+            contentBytes += location.size
+            written.append(location)
+        }
+        let metadata = PackMetadata(
+            name: name, locale: options.locale, contentVersion: options.contentVersion,
+            alignment: options.alignment, entryCount: sorted.count, digest: digest.finish())
+        var json = IndexWriter.json(metadata: metadata, entries: written)
+        hooks.editIndex?(&json)
+        let index = try json.withBytes { (raw) throws(PackError) in
+            try write(
+                Array(PackPath.indexPath.utf8), number: sorted.count, bytes: raw, crc32: CRC32.checksum(raw),
+                with: writer, to: output)
+        }
+        written.append(index)
+        hooks.editEntries?(&written)
+        let location = IndexLocation(offset: index.dataOffset, size: index.size, crc32: index.crc32)
+        let directoryOffset = output.position
+        for entry in written { try output.append(writer.centralRecord(entry)) }
+        try output.append(
+            writer.endRecords(
+                count: UInt64(written.count), directoryOffset: directoryOffset,
+                directorySize: output.position - directoryOffset, comment: hooks.comment?(location) ?? location.comment))
+        try output.flush()
+        return Report(
+            path: output.path, metadata: metadata, fileSize: output.position, contentBytes: contentBytes,
+            indexSize: UInt64(json.count))
+    }
+
+    /// Writes an entry whose bytes and CRC-32 are known: its local header, then the bytes.
+    private static func write(
+        _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, crc32: UInt32, with writer: ZipWriter,
+        to output: OutputFile
+    ) throws(PackError) -> EntryLocation {
+        let headerOffset = output.position
+        try output.append(writer.localHeader(name: name, size: UInt64(bytes.count), crc32: crc32, at: headerOffset))
+        let dataOffset = output.position
+        try output.append(bytes)
+        return EntryLocation(
+            number: number, path: name, headerOffset: headerOffset, dataOffset: dataOffset, size: UInt64(bytes.count),
+            crc32: crc32)
+    }
+
+    /// Writes an entry whose bytes are in memory, or streams a large file, patching its CRC-32
+    /// into the local header once the file has been read.
+    private static func write(
+        _ entry: Entry, number: Int, with writer: ZipWriter, to output: OutputFile
+    ) throws(PackError) -> EntryLocation {
+        switch entry.contents {
+        case .bytes(let bytes):
+            return try bytes.withBytes { (raw) throws(PackError) in
+                try write(entry.utf8, number: number, bytes: raw, crc32: CRC32.checksum(raw), with: writer, to: output)
+            }
+        case .file(let source):
+            let headerOffset = output.position
+            try output.append(writer.localHeader(name: entry.utf8, size: source.listed.size, crc32: 0, at: headerOffset))
+            let dataOffset = output.position
+            var crc = CRC32()
+            try source.copy(to: output, crc: &crc)
+            var crcBytes: [UInt8] = []
+            crcBytes.appendLE(crc.value)
+            try output.patch(crcBytes, at: headerOffset + ZipWriter.localHeaderCRCOffset)
+            return EntryLocation(
+                number: number, path: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset,
+                size: source.listed.size, crc32: crc.value)
         }
     }
 
@@ -232,71 +310,4 @@ public struct PackBuilder {
         }
         return sorted
     }
-
-    static func defaultName(for destination: String) -> String {
-        var base = destination.split(separator: "/").last.map(String.init) ?? destination
-        if base.hasSuffix(".pack") { base.removeLast(5) }
-        return base
-    }
-}
-
-/// The builder's collision keys (NFC, then lower case, as ``PackPath/collisionKey(_:)``) in one
-/// byte arena with an open-addressing table: no string per entry for ASCII names.
-struct CollisionKeys {
-    private var arena: [UInt8] = []
-    /// Entry k's key is `arena[starts[k]..<starts[k + 1]]`.
-    private var starts: [Int] = [0]
-    /// Entry number + 1; 0 is empty.
-    private var slots: [Int32]
-    /// The key being inserted or looked up.
-    private var key: [UInt8] = []
-
-    init(capacity: Int) {
-        var size = 16
-        while size < capacity * 2 { size <<= 1 }
-        slots = [Int32](repeating: 0, count: size)
-        starts.reserveCapacity(capacity + 1)
-    }
-
-    /// Makes `name`'s key the current one.
-    mutating func makeKey(_ name: ArraySlice<UInt8>) {
-        key.removeAll(keepingCapacity: true)
-        if name.allSatisfy({ $0 < 0x80 }) {
-            for byte in name { key.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-        } else {
-            key.append(contentsOf: PackPath.collisionKey(String(decoding: name, as: UTF8.self)).utf8)
-        }
-    }
-
-    /// Adds entry `number` (the next one) under the current key; returns the entry already
-    /// there, if any.
-    mutating func insert(_ number: Int) -> Int? {
-        var slot = firstSlot()
-        while slots[slot] != 0 {
-            let other = Int(slots[slot]) - 1
-            if matches(other) { return other }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-        slots[slot] = Int32(number + 1)
-        arena.append(contentsOf: key)
-        starts.append(arena.count)
-        return nil
-    }
-
-    /// The entry whose key is the current one.
-    func find() -> Int? {
-        var slot = firstSlot()
-        while slots[slot] != 0 {
-            let other = Int(slots[slot]) - 1
-            if matches(other) { return other }
-            slot = (slot + 1) & (slots.count - 1)
-        }
-        return nil
-    }
-
-    private func firstSlot() -> Int {
-        key.withUnsafeBytes { Int(truncatingIfNeeded: EntryTable.hash($0)) } & (slots.count - 1)
-    }
-
-    private func matches(_ entry: Int) -> Bool { arena[starts[entry]..<starts[entry + 1]].elementsEqual(key) }
 }

@@ -1,22 +1,17 @@
 import Dispatch
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads the builder's source files ahead of the writer, on worker threads.
 ///
 /// A pack of many small files spends most of its build opening, reading and closing them; with
 /// the reading spread over the machine's cores and overlapped with writing, a build takes about
-/// as long as writing the pack. Entries are cut into batches of at most 64 files and 8 MiB, read
-/// into one of two reused 8 MiB buffers: while the writer writes one batch, the workers read the
-/// next. Files over 4 MiB, and entries given as bytes, are left to the writer to stream. Results
+/// as long as writing the pack. Entries are cut into batches of at most ``batchFiles`` (256) files
+/// and ``batchBytes`` (16 MiB), read into one of two reused buffers as large as the largest
+/// batch: while the writer writes one batch, the workers read the next. Files over
+/// ``largeFile`` (4 MiB), and entries given as bytes, are left to the writer to stream. Results
 /// come back in entry order, so the first failing entry is the one reported.
 final class SourceReader {
     enum Slot {
-        /// The file's bytes (valid until the next ``SourceReader/take(_:)``) and CRC-32.
+        /// The file's bytes (valid only inside ``SourceReader/take(_:_:)``'s closure) and CRC-32.
         case loaded(UnsafeRawBufferPointer, crc32: UInt32)
         case failed(PackError)
         /// Not read ahead: the writer copies it itself.
@@ -27,7 +22,7 @@ final class SourceReader {
     static let batchBytes: UInt64 = 16 << 20
     static let batchFiles = 256
     /// Worker threads: the machine's cores, at most 4.
-    static let lanes = max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    static let lanes = min(4, Platform.processorCount)
 
     /// One batch's files and results. Each file's bytes go to their own part of the buffer, and
     /// each slot is written by exactly one worker before the group is left; the writer reads
@@ -112,15 +107,16 @@ final class SourceReader {
         for buffer in buffers { buffer.deallocate() }
     }
 
-    /// The result for entry `number`; entries must be taken in order.
-    func take(_ number: Int) -> Slot {
+    /// Calls `body` with the result for entry `number`; entries must be taken in order. A loaded
+    /// file's bytes are lent to `body` only: the buffer is reused for a later batch.
+    func take<Result>(_ number: Int, _ body: (Slot) throws(PackError) -> Result) throws(PackError) -> Result {
         if current.map({ !$0.range.contains(number) }) ?? true {
             current = following
             following = launch()
             current?.group.wait()
         }
-        guard let current, current.range.contains(number) else { return .inline }
-        return current.slots[number - current.range.lowerBound]
+        guard let current, current.range.contains(number) else { return try body(.inline) }
+        return try body(current.slots[number - current.range.lowerBound])
     }
 
     private func launch() -> Batch? {

@@ -14,7 +14,7 @@ struct IndexParser {
     /// The longest path an entry can have (the zip limit).
     static let maxPath = Int(UInt16.max)
 
-    private let bytes: UnsafeRawBufferPointer
+    private let bytes: RawBytes
     private var position = 0
     /// The current folder's path, then the current file's: `maxPath` bytes and room for one
     /// more component, which may run past the limit before it is refused.
@@ -25,7 +25,7 @@ struct IndexParser {
     private let pathBudget: Int
 
     private init(bytes: UnsafeRawBufferPointer, path: UnsafeMutableRawBufferPointer, pathBudget: Int) {
-        self.bytes = bytes
+        self.bytes = RawBytes(bytes)
         self.path = path
         self.pathBudget = min(pathBudget, EntryTable.maxPathBytes)
         table = EntryTable(expectedCount: bytes.count / 40, expectedPathBytes: bytes.count / 2)
@@ -158,23 +158,20 @@ struct IndexParser {
             throw fail("the files' paths add up to more than the \(pathBudget) bytes the central directory holds")
         }
         table.appendStored(
-            path: UnsafeRawBufferPointer(rebasing: path[..<pathLength]), dataOffset: offset, size: size,
-            crc32: UInt32(crc))
+            path: RawBytes(base: path.baseAddress, count: pathLength), dataOffset: offset, size: size, crc32: UInt32(crc))
     }
 
     /// The writer's own form, `[1,2,3,4]` without spaces and with numbers of at most 18 digits,
     /// read eight digits at a time; `nil` (position unchanged) for anything else, which the
     /// general path then parses or reports precisely.
     private mutating func compactQuad() -> (UInt64, UInt64, UInt64, UInt64)? {
-        guard let base = bytes.baseAddress else { return nil }
-        let end = bytes.count
         var index = position
-        guard index < end, base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "[") else { return nil }
+        guard index < bytes.count, bytes.byte(at: index) == UInt8(ascii: "[") else { return nil }
         index += 1
-        guard let number = Self.compactNumber(base, end, &index, then: UInt8(ascii: ",")),
-            let offset = Self.compactNumber(base, end, &index, then: UInt8(ascii: ",")),
-            let size = Self.compactNumber(base, end, &index, then: UInt8(ascii: ",")),
-            let crc = Self.compactNumber(base, end, &index, then: UInt8(ascii: "]"))
+        guard let number = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
+            let offset = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
+            let size = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
+            let crc = Self.compactNumber(bytes, &index, then: UInt8(ascii: "]"))
         else { return nil }
         position = index
         return (number, offset, size, crc)
@@ -183,13 +180,11 @@ struct IndexParser {
     /// 1 to 18 digits, no leading zero, then `delimiter`; advances past the delimiter.
     ///
     /// With 16 bytes to read, numbers of up to 15 digits take two word loads and no loop;
-    /// longer ones, and those near the end, take ``compactNumberAnywhere(_:_:_:then:)``.
+    /// longer ones, and those near the end, take ``compactNumberAnywhere(_:_:then:)``.
     @inline(__always)
-    private static func compactNumber(
-        _ base: UnsafeRawPointer, _ end: Int, _ index: inout Int, then delimiter: UInt8
-    ) -> UInt64? {
-        guard index &+ 16 <= end else { return compactNumberAnywhere(base, end, &index, then: delimiter) }
-        let first = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+    private static func compactNumber(_ bytes: RawBytes, _ index: inout Int, then delimiter: UInt8) -> UInt64? {
+        guard index &+ 16 <= bytes.count else { return compactNumberAnywhere(bytes, &index, then: delimiter) }
+        let first = bytes.word(at: index)
         let firstDigits = first &- 0x3030_3030_3030_3030
         let firstFlags = ((firstDigits &+ 0x7676_7676_7676_7676) | firstDigits) & 0x8080_8080_8080_8080
         let digits: Int
@@ -202,10 +197,10 @@ struct IndexParser {
             value = eightDigits(firstDigits &<< UInt64(64 &- 8 &* digits))
             after = first &>> UInt64(8 &* digits)
         } else {
-            let second = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index &+ 8, as: UInt64.self))
+            let second = bytes.word(at: index &+ 8)
             let secondDigits = second &- 0x3030_3030_3030_3030
             let secondFlags = ((secondDigits &+ 0x7676_7676_7676_7676) | secondDigits) & 0x8080_8080_8080_8080
-            guard secondFlags != 0 else { return compactNumberAnywhere(base, end, &index, then: delimiter) }
+            guard secondFlags != 0 else { return compactNumberAnywhere(bytes, &index, then: delimiter) }
             let more = secondFlags.trailingZeroBitCount &>> 3
             digits = 8 &+ more
             value =
@@ -221,19 +216,17 @@ struct IndexParser {
         return value
     }
 
-    /// ``compactNumber(_:_:_:then:)`` for any position: eight digits at a time while eight bytes
+    /// ``compactNumber(_:_:then:)`` for any position: eight digits at a time while eight bytes
     /// remain, then one at a time.
-    private static func compactNumberAnywhere(
-        _ base: UnsafeRawPointer, _ end: Int, _ index: inout Int, then delimiter: UInt8
-    ) -> UInt64? {
+    private static func compactNumberAnywhere(_ bytes: RawBytes, _ index: inout Int, then delimiter: UInt8) -> UInt64? {
+        let end = bytes.count
         let start = index
         var value: UInt64 = 0
         while index + 8 <= end {
             // Subtracting '0' from each byte leaves digits as 0...9; any other byte has its top
             // bit set after also adding 0x76 (the first non-digit stops borrows reaching the
             // digits before it).
-            let chunk = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                &- 0x3030_3030_3030_3030
+            let chunk = bytes.word(at: index) &- 0x3030_3030_3030_3030
             let nonDigits = ((chunk &+ 0x7676_7676_7676_7676) | chunk) & 0x8080_8080_8080_8080
             let count = nonDigits == 0 ? 8 : nonDigits.trailingZeroBitCount >> 3
             if count > 0 {
@@ -244,7 +237,7 @@ struct IndexParser {
         }
         if index + 8 > end {
             while index < end {
-                let digit = base.load(fromByteOffset: index, as: UInt8.self) &- UInt8(ascii: "0")
+                let digit = bytes.byte(at: index) &- UInt8(ascii: "0")
                 guard digit < 10 else { break }
                 value = value &* 10 &+ UInt64(digit)
                 index += 1
@@ -252,8 +245,8 @@ struct IndexParser {
         }
         let digits = index - start
         guard digits > 0, digits <= 18, index < end,
-            digits == 1 || base.load(fromByteOffset: start, as: UInt8.self) != UInt8(ascii: "0"),
-            base.load(fromByteOffset: index, as: UInt8.self) == delimiter
+            digits == 1 || bytes.byte(at: start) != UInt8(ascii: "0"),
+            bytes.byte(at: index) == delimiter
         else { return nil }
         index += 1
         return value
@@ -288,19 +281,19 @@ struct IndexParser {
     @inline(__always)
     private mutating func skipWhitespace() {
         while position < bytes.count {
-            switch bytes[position] {
+            switch bytes.byte(at: position) {
             case 0x20, 0x09, 0x0A, 0x0D: position += 1
             default: return
             }
         }
     }
 
-    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+    private func peek() -> UInt8? { position < bytes.count ? bytes.byte(at: position) : nil }
 
     @inline(__always)
     private mutating func expect(_ byte: UInt8) throws(Failure) {
         // The writer's form has no whitespace: the byte is usually right here.
-        if position < bytes.count, bytes[position] == byte {
+        if position < bytes.count, bytes.byte(at: position) == byte {
             position += 1
             return
         }
@@ -321,13 +314,13 @@ struct IndexParser {
         var value: UInt64 = 0
         // Up to 19 digits cannot overflow; only longer numbers take the checked path.
         while position < bytes.count, position - start < 19 {
-            let digit = bytes[position] &- UInt8(ascii: "0")
+            let digit = bytes.byte(at: position) &- UInt8(ascii: "0")
             guard digit < 10 else { break }
             value = value &* 10 &+ UInt64(digit)
             position += 1
         }
         while position < bytes.count {
-            let digit = bytes[position] &- UInt8(ascii: "0")
+            let digit = bytes.byte(at: position) &- UInt8(ascii: "0")
             guard digit < 10 else { break }
             let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
             let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
@@ -336,7 +329,7 @@ struct IndexParser {
             position += 1
         }
         guard position > start else { throw fail("expected a non-negative integer") }
-        guard position - start == 1 || bytes[start] != UInt8(ascii: "0") else { throw fail("leading zero") }
+        guard position - start == 1 || bytes.byte(at: start) != UInt8(ascii: "0") else { throw fail("leading zero") }
         if let byte = peek(), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
             throw fail("expected an integer")
         }
@@ -358,9 +351,8 @@ struct IndexParser {
 
     /// Appends bytes to the current path; a path over 65,535 bytes is an error.
     @inline(__always)
-    private mutating func appendToPath(_ part: UnsafeRawBufferPointer) throws(Failure) {
-        guard part.count <= Self.maxPath - pathLength, let target = path.baseAddress, let source = part.baseAddress
-        else {
+    private mutating func appendToPath(_ part: RawBytes) throws(Failure) {
+        guard part.count <= Self.maxPath - pathLength, let target = path.baseAddress, let source = part.base else {
             if part.isEmpty { return }
             throw fail("a path is longer than 65,535 bytes")
         }
@@ -374,7 +366,7 @@ struct IndexParser {
         position += 1
         while true {
             let (run, ended) = try stringRun()
-            if !run.isEmpty { try appendToPath(UnsafeRawBufferPointer(rebasing: bytes[run])) }
+            if !run.isEmpty { try appendToPath(bytes.slice(run)) }
             if ended { return }
             var decoded: [UInt8] = []
             try appendEscape(to: &decoded)
@@ -392,7 +384,7 @@ struct IndexParser {
         position += 1
         while true {
             let (run, ended) = try stringRun()
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[run]))
+            out.append(contentsOf: bytes.slice(run).buffer)
             if ended { return }
             try appendEscape(to: &out)
         }
@@ -404,27 +396,25 @@ struct IndexParser {
     @inline(__always)
     private mutating func stringRun() throws(Failure) -> (run: Range<Int>, ended: Bool) {
         let runStart = position
-        if let base = bytes.baseAddress {
-            // Words with no '"', no '\\', no control byte and no non-ASCII byte are skipped whole.
-            while position + 8 <= bytes.count {
-                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                let quote = word ^ 0x2222_2222_2222_2222
-                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special =
-                    ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
-                    | ((word &- 0x2020_2020_2020_2020) & ~word) | word
-                let found = special & 0x8080_8080_8080_8080
-                if found != 0 {
-                    // Borrows only run upward, so the lowest flag marks the first special byte.
-                    position += found.trailingZeroBitCount >> 3
-                    break
-                }
-                position += 8
+        // Words with no '"', no '\\', no control byte and no non-ASCII byte are skipped whole.
+        while position + 8 <= bytes.count {
+            let word = bytes.word(at: position)
+            let quote = word ^ 0x2222_2222_2222_2222
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let special =
+                ((quote &- 0x0101_0101_0101_0101) & ~quote) | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                | ((word &- 0x2020_2020_2020_2020) & ~word) | word
+            let found = special & 0x8080_8080_8080_8080
+            if found != 0 {
+                // Borrows only run upward, so the lowest flag marks the first special byte.
+                position += found.trailingZeroBitCount >> 3
+                break
             }
+            position += 8
         }
         var nonASCII = false
         while position < bytes.count {
-            let byte = bytes[position]
+            let byte = bytes.byte(at: position)
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             if byte >= 0x80 { nonASCII = true }
             position += 1
@@ -432,7 +422,7 @@ struct IndexParser {
         let run = runStart..<position
         if nonASCII { try validateUTF8(run) }
         guard position < bytes.count else { throw fail("unterminated string") }
-        switch bytes[position] {
+        switch bytes.byte(at: position) {
         case UInt8(ascii: "\""):
             position += 1
             return (run, true)
@@ -447,7 +437,7 @@ struct IndexParser {
     private mutating func validateUTF8(_ run: Range<Int>) throws(Failure) {
         var index = run.lowerBound
         while index < run.upperBound {
-            if bytes[index] < 0x80 {
+            if bytes.byte(at: index) < 0x80 {
                 index += 1
                 continue
             }
@@ -493,7 +483,7 @@ struct IndexParser {
         guard position + 4 <= bytes.count else { throw fail("bad \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
+            let byte = bytes.byte(at: position)
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
@@ -555,7 +545,7 @@ struct IndexParser {
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard position + expected.count <= bytes.count,
-            UnsafeRawBufferPointer(rebasing: bytes[position..<position + expected.count]).elementsEqual(expected)
+            bytes.slice(position..<position + expected.count).buffer.elementsEqual(expected)
         else { throw fail("bad literal") }
         position += expected.count
     }
@@ -564,10 +554,10 @@ struct IndexParser {
 enum UTF8Validation {
     /// The length of the well-formed UTF-8 sequence starting at `index` (a non-ASCII lead byte),
     /// or 0 if it is ill-formed (overlong forms, surrogates and values past U+10FFFF included).
-    static func sequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) -> Int {
-        let lead = bytes[index]
+    static func sequenceLength(_ bytes: RawBytes, at index: Int) -> Int {
+        let lead = bytes.byte(at: index)
         func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
-            index + offset < bytes.count && range.contains(bytes[index + offset])
+            index + offset < bytes.count && range.contains(bytes.byte(at: index + offset))
         }
         switch lead {
         case 0xC2...0xDF: return continuation(1) ? 2 : 0

@@ -1,26 +1,13 @@
 import CAssetPackZlib
 
-/// Where one entry's bytes are: what the table takes and gives back.
+/// Where one entry's bytes are, as the table stores it: 32 bytes, no heap objects. The fields
+/// only foreign zips need (local header offset, compressed size) live in a side array of the
+/// table that packs opened through their index leave empty.
 struct EntryRecord {
-    var pathStart: UInt32
-    var pathLength: UInt32
     /// The data's offset; `UInt64.max` until resolved from the local header (foreign zips).
     var dataOffset: UInt64
-    /// The local header's offset; `UInt64.max` when unknown (packs opened through their index).
-    var localHeaderOffset: UInt64
-    var compressedSize: UInt64
     var size: UInt64
-    var crc32: UInt32
-    var method: UInt16
-    var flags: UInt16
-}
-
-/// What the table stores per entry: 32 bytes, no heap objects. The fields only foreign zips
-/// need (local header offset, compressed size) live in a side array that packs opened through
-/// their index leave empty.
-struct StoredRecord {
-    var dataOffset: UInt64
-    var size: UInt64
+    /// Where the path starts in the table's path arena.
     var pathStart: UInt32
     var crc32: UInt32
     var pathLength: UInt16
@@ -31,7 +18,7 @@ struct StoredRecord {
 /// All entries of a pack in entry order, their paths in one byte arena, an open-addressing hash
 /// table for O(1) lookup by path and a path-sorted order for folder listings.
 struct EntryTable: Sendable {
-    private(set) var records: [StoredRecord] = []
+    private(set) var records: [EntryRecord] = []
     /// Local header offset and compressed size per entry, for foreign zips only.
     private var foreign: [(localHeaderOffset: UInt64, compressedSize: UInt64)] = []
     private(set) var paths: [UInt8] = []
@@ -54,28 +41,33 @@ struct EntryTable: Sendable {
     }
 
     /// Appends an entry; its entry number is the current count. Paths are at most 65,535 bytes
-    /// (the zip limit), the arena at most 4 GiB.
-    mutating func append<C: Collection<UInt8>>(path: C, record: EntryRecord) {
+    /// (the zip limit), the arena at most 4 GiB. `localHeaderOffset` is `UInt64.max` when
+    /// unknown (packs opened through their index).
+    mutating func append<C: Collection<UInt8>>(
+        path: C, dataOffset: UInt64, size: UInt64, crc32: UInt32, method: UInt16, flags: UInt16,
+        localHeaderOffset: UInt64 = .max, compressedSize: UInt64? = nil
+    ) {
         records.append(
-            StoredRecord(
-                dataOffset: record.dataOffset, size: record.size, pathStart: UInt32(paths.count), crc32: record.crc32,
-                pathLength: UInt16(path.count), method: record.method, flags: record.flags))
+            EntryRecord(
+                dataOffset: dataOffset, size: size, pathStart: UInt32(paths.count), crc32: crc32,
+                pathLength: UInt16(path.count), method: method, flags: flags))
         paths.append(contentsOf: path)
-        if record.localHeaderOffset != .max || record.compressedSize != record.size || !foreign.isEmpty {
+        let compressedSize = compressedSize ?? size
+        if localHeaderOffset != .max || compressedSize != size || !foreign.isEmpty {
             if foreign.isEmpty {
                 foreign = records.dropLast().map { (localHeaderOffset: UInt64.max, compressedSize: $0.size) }
             }
-            foreign.append((record.localHeaderOffset, record.compressedSize))
+            foreign.append((localHeaderOffset, compressedSize))
         }
     }
 
     /// Appends a stored entry of a pack's index (the parser's fast path).
-    mutating func appendStored(path: UnsafeRawBufferPointer, dataOffset: UInt64, size: UInt64, crc32: UInt32) {
+    mutating func appendStored(path: RawBytes, dataOffset: UInt64, size: UInt64, crc32: UInt32) {
         records.append(
-            StoredRecord(
+            EntryRecord(
                 dataOffset: dataOffset, size: size, pathStart: UInt32(paths.count), crc32: crc32,
                 pathLength: UInt16(path.count), method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8))
-        paths.append(contentsOf: path)
+        paths.append(contentsOf: path.buffer)
         if !foreign.isEmpty { foreign.append((.max, size)) }
     }
 
@@ -85,15 +77,15 @@ struct EntryTable: Sendable {
     /// The bytes of all paths so far.
     var pathBytesCount: Int { paths.count }
 
-    /// The entry's full record.
-    func record(_ number: Int) -> EntryRecord {
-        let stored = records[number]
-        let extra = foreign.isEmpty ? (UInt64.max, stored.size) : foreign[number]
-        return EntryRecord(
-            pathStart: stored.pathStart, pathLength: UInt32(stored.pathLength), dataOffset: stored.dataOffset,
-            localHeaderOffset: extra.0, compressedSize: extra.1, size: stored.size, crc32: stored.crc32,
-            method: stored.method, flags: stored.flags)
-    }
+    /// The entry's record.
+    func record(_ number: Int) -> EntryRecord { records[number] }
+
+    /// Where the entry's local header starts; `UInt64.max` when unknown (packs opened through
+    /// their index).
+    func localHeaderOffset(_ number: Int) -> UInt64 { foreign.isEmpty ? .max : foreign[number].localHeaderOffset }
+
+    /// The entry's size as stored (the deflated size of a foreign zip's deflated entry).
+    func compressedSize(_ number: Int) -> UInt64 { foreign.isEmpty ? records[number].size : foreign[number].compressedSize }
 
     /// Builds the hash table and the sorted order; fails on two entries with the same path.
     mutating func finish() -> (first: Int, second: Int)? {
@@ -105,28 +97,29 @@ struct EntryTable: Sendable {
         var inOrder = true
         let duplicate: (Int, Int)? = records.withUnsafeBufferPointer { records in
             paths.withUnsafeBytes { arena in
-                table.withUnsafeMutableBufferPointer { slots in
+                let arena = RawBytes(arena)
+                return table.withUnsafeMutableBufferPointer { slots in
                     withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 16) { hashes in
                         // In groups of 16: hash, ask for the 16 slots' cache lines, then insert,
                         // so the (random) slot reads overlap instead of waiting one by one.
                         var start = 0
-                        var previous = UnsafeRawBufferPointer(start: nil, count: 0)
+                        var previous = RawBytes(base: nil, count: 0)
                         while start < records.count {
                             let end = min(start + 16, records.count)
                             for number in start..<end {
-                                let hash = Self.hash(Self.path(number, records, arena))
+                                let hash = PathHash.hash(Self.path(records[number], arena))
                                 hashes[number &- start] = hash
                                 assetpack_prefetch(slots.baseAddress.map { $0 + (Int(truncatingIfNeeded: hash) & (capacity - 1)) })
                             }
                             for number in start..<end {
-                                let path = Self.path(number, records, arena)
+                                let path = Self.path(records[number], arena)
                                 if let other = Self.insert(
                                     number, hash: hashes[number &- start], path: path, layout: layout, slots,
                                     records, arena)
                                 {
                                     return (other, number)
                                 }
-                                if inOrder, number > 0, number < records.count - 1, Self.compare(previous, path) >= 0 {
+                                if inOrder, number > 0, number < records.count - 1, RawBytes.compare(previous, path) >= 0 {
                                     inOrder = false
                                 }
                                 previous = path
@@ -154,6 +147,9 @@ struct EntryTable: Sendable {
         } else if !inOrder {
             sortedOrder = records.indices.map(UInt32.init).sorted { pathLess(Int($0), Int($1)) }
         }
+        #if DEBUG
+        checkInvariants()
+        #endif
         return nil
     }
 
@@ -181,9 +177,8 @@ struct EntryTable: Sendable {
     /// Puts `number` into the table; returns the entry that already has its path, if any.
     @inline(__always)
     private static func insert(
-        _ number: Int, hash: UInt64, path: UnsafeRawBufferPointer, layout: SlotLayout,
-        _ slots: UnsafeMutableBufferPointer<UInt32>, _ records: UnsafeBufferPointer<StoredRecord>,
-        _ arena: UnsafeRawBufferPointer
+        _ number: Int, hash: UInt64, path: RawBytes, layout: SlotLayout,
+        _ slots: UnsafeMutableBufferPointer<UInt32>, _ records: UnsafeBufferPointer<EntryRecord>, _ arena: RawBytes
     ) -> Int? {
         let mask = slots.count - 1
         let tag = layout.tag(hash)
@@ -196,7 +191,7 @@ struct EntryTable: Sendable {
             }
             if value & ~layout.numberMask == tag {
                 let other = Int(value & layout.numberMask) - 1
-                if compare(Self.path(other, records, arena), path) == 0 { return other }
+                if RawBytes.compare(Self.path(records[other], arena), path) == 0 { return other }
             }
             slot = (slot &+ 1) & mask
         }
@@ -205,8 +200,9 @@ struct EntryTable: Sendable {
     /// The entry number of `path`, if the table has it.
     func lookup(_ path: UnsafeRawBufferPointer) -> Int? {
         guard !slots.isEmpty else { return nil }
+        let path = RawBytes(path)
         let mask = slots.count - 1
-        let hash = Self.hash(path)
+        let hash = PathHash.hash(path)
         let layout = SlotLayout(numberBits: numberBits)
         let numberMask = layout.numberMask
         let tag = layout.tag(hash)
@@ -214,18 +210,15 @@ struct EntryTable: Sendable {
         return slots.withUnsafeBufferPointer { slots in
             records.withUnsafeBufferPointer { records in
                 paths.withUnsafeBytes { arena in
+                    let arena = RawBytes(arena)
                     while true {
                         let value = slots[slot]
                         if value == 0 { return nil }
                         if value & ~numberMask == tag {
                             let number = Int(value & numberMask) - 1
                             let record = records[number]
-                            if Int(record.pathLength) == path.count,
-                                path.count == 0
-                                    || memcmp(arena.baseAddress! + Int(record.pathStart), path.baseAddress!, path.count) == 0
-                            {
-                                return number
-                            }
+                            let start = Int(record.pathStart)
+                            if arena.equals(start..<start + Int(record.pathLength), path) { return number }
                         }
                         slot = (slot + 1) & mask
                     }
@@ -234,33 +227,8 @@ struct EntryTable: Sendable {
         }
     }
 
-    private static func path(
-        _ number: Int, _ records: UnsafeBufferPointer<StoredRecord>, _ arena: UnsafeRawBufferPointer
-    ) -> UnsafeRawBufferPointer {
-        let record = records[number]
-        return UnsafeRawBufferPointer(rebasing: arena[Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength)])
-    }
-
-    /// Byte order (negative, zero, positive), the shorter first on a tie; eight bytes at a time.
-    @inline(__always)
-    private static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
-        let common = min(a.count, b.count)
-        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
-            var index = 0
-            while index + 8 <= common {
-                let x = UInt64(bigEndian: left.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let y = UInt64(bigEndian: right.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                if x != y { return x < y ? -1 : 1 }
-                index += 8
-            }
-            while index < common {
-                let x = left.load(fromByteOffset: index, as: UInt8.self)
-                let y = right.load(fromByteOffset: index, as: UInt8.self)
-                if x != y { return x < y ? -1 : 1 }
-                index += 1
-            }
-        }
-        return a.count - b.count
+    private static func path(_ record: EntryRecord, _ arena: RawBytes) -> RawBytes {
+        arena.slice(Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength))
     }
 
     func range(of number: Int) -> Range<Int> {
@@ -292,43 +260,31 @@ struct EntryTable: Sendable {
 
     private func pathLess(_ a: Int, _ b: Int) -> Bool { pathBytes(a).lexicographicallyPrecedes(pathBytes(b)) }
 
-    /// A 64-bit hash eight bytes at a time (multiply-xorshift per word, a final avalanche).
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0x243F_6A88_85A3_08D3 ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-        guard let base = bytes.baseAddress else { return hash }
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-            hash ^= hash >> 32
-            index += 8
+    /// Checks what the lookups and listings rely on: every path inside the arena, every entry
+    /// found by its own path, no slot pointing past the records, path order sorted and complete.
+    /// The test build runs it after every table is finished (so after every open).
+    func checkInvariants() {
+        precondition(foreign.isEmpty || foreign.count == records.count, "EntryTable: side array out of step")
+        precondition(slots.count >= records.count * 2 || records.isEmpty, "EntryTable: table too small")
+        let layout = SlotLayout(numberBits: numberBits)
+        var occupied = 0
+        for value in slots where value != 0 {
+            occupied += 1
+            precondition(Int(value & layout.numberMask) - 1 < records.count, "EntryTable: slot past the records")
         }
-        if index < bytes.count {
-            // The last 1 to 7 bytes as a little-endian word: from the last eight bytes shifted
-            // down when there are eight, else one by one.
-            var word: UInt64 = 0
-            if bytes.count >= 8 {
-                word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self))
-                    &>> UInt64(8 &* (8 &- (bytes.count &- index)))
-            } else {
-                var shift: UInt64 = 0
-                while index < bytes.count {
-                    word |= UInt64(base.load(fromByteOffset: index, as: UInt8.self)) << shift
-                    shift += 8
-                    index += 1
-                }
+        precondition(occupied == records.count, "EntryTable: \(occupied) slots for \(records.count) entries")
+        for number in records.indices {
+            let range = range(of: number)
+            precondition(range.upperBound <= paths.count, "EntryTable: path \(number) past the arena")
+            let found = paths.withUnsafeBytes { lookup(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            precondition(found == number, "EntryTable: entry \(number) is not found by its path")
+        }
+        var seen = Set<Int>()
+        for position in records.indices {
+            precondition(seen.insert(sorted(position)).inserted, "EntryTable: path order repeats an entry")
+            if position > 0 {
+                precondition(pathLess(sorted(position - 1), sorted(position)), "EntryTable: path order is not sorted")
             }
-            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-            hash ^= hash >> 32
         }
-        hash ^= hash >> 33
-        hash &*= 0xBF58_476D_1CE4_E5B9
-        return hash ^ (hash >> 29)
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

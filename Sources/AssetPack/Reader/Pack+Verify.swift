@@ -65,7 +65,7 @@ extension Pack {
                 throw problem(.indexMismatch, "entry \(number) is \"\(table.path(number))\" in the index")
             }
             guard central.crc32 == record.crc32, central.size == record.size,
-                central.compressedSize == record.compressedSize
+                central.compressedSize == table.compressedSize(number)
             else { throw problem(.indexMismatch, "CRC or size differs from the index") }
             if central.flags & ZipConstants.flagEncrypted != 0 { throw problem(.encrypted, "") }
             // Local header against the central directory.
@@ -75,13 +75,11 @@ extension Pack {
                 throw problem(.headerMismatch, "local header names \"\(String(decoding: local.name, as: UTF8.self))\"",
                     offset: central.localHeaderOffset)
             }
-            let describedLater = local.flags & ZipConstants.flagDataDescriptor != 0
-            guard local.method == central.method,
-                describedLater
-                    || (local.crc32 == central.crc32 && local.size == central.size
-                        && local.compressedSize == central.compressedSize)
-            else {
-                throw problem(.headerMismatch, "method, CRC or sizes differ", offset: central.localHeaderOffset)
+            if let mismatch = local.disagreement(
+                withName: name[...], method: central.method, flags: central.flags, crc32: central.crc32,
+                size: central.size, compressedSize: central.compressedSize)
+            {
+                throw problem(.headerMismatch, mismatch, offset: central.localHeaderOffset)
             }
             if record.dataOffset != .max, record.dataOffset != local.dataOffset {
                 throw problem(
@@ -168,9 +166,9 @@ extension Pack {
     /// path order with their real entry numbers and data offsets; folder entries left out.
     public func synthesizedIndex() throws(PackError) -> [UInt8] {
         if let index = try indexData() { return Array(index) }
-        let name = PackBuilder.defaultName(for: path)
+        let name = PackMetadata.defaultName(forFile: path)
         var digest = ManifestDigest(name: name, locale: nil, contentVersion: nil, alignment: 1)
-        var entries: [IndexedEntry] = []
+        var entries: [EntryLocation] = []
         for position in 0..<table.count {
             let number = table.sorted(position)
             let record = table.record(number)
@@ -178,9 +176,9 @@ extension Pack {
             let offset = try dataOffset(entryNumber: number)
             digest.add(path: table.pathBytes(number), size: record.size, crc32: record.crc32)
             entries.append(
-                IndexedEntry(
-                    number: number, path: Array(table.pathBytes(number)), dataOffset: offset, size: record.size,
-                    crc32: record.crc32))
+                EntryLocation(
+                    number: number, path: Array(table.pathBytes(number)), headerOffset: table.localHeaderOffset(number),
+                    dataOffset: offset, size: record.size, crc32: record.crc32))
         }
         let metadata = PackMetadata(name: name, alignment: 1, entryCount: entries.count, digest: digest.finish())
         return IndexWriter.json(metadata: metadata, entries: entries)

@@ -132,42 +132,55 @@ public final class Pack: Sendable {
 
     func makeEntry(_ number: Int) -> PackEntry {
         let record = table.record(number)
+        let localHeaderOffset = table.localHeaderOffset(number)
         return PackEntry(
-            pathBytes: table.pathBytes(number), entryNumber: number, size: record.size, compressedSize: record.compressedSize,
-            crc32: record.crc32, method: record.method, isEncrypted: record.flags & ZipConstants.flagEncrypted != 0,
+            pathBytes: table.pathBytes(number), entryNumber: number, size: record.size,
+            compressedSize: table.compressedSize(number), crc32: record.crc32, method: record.method,
+            isEncrypted: record.flags & ZipConstants.flagEncrypted != 0,
             knownDataOffset: record.dataOffset == .max ? nil : record.dataOffset,
-            localHeaderOffset: record.localHeaderOffset == .max ? nil : record.localHeaderOffset)
+            localHeaderOffset: localHeaderOffset == .max ? nil : localHeaderOffset)
     }
 
-    /// Where the entry's data starts, reading the local header for foreign zips.
+    /// Where the entry's data starts. For a foreign zip this reads the entry's local header and
+    /// checks that it agrees with the central directory record (name, method, flags, and CRC and
+    /// sizes unless a data descriptor carries them), so what is served is what the directory
+    /// describes.
     func dataOffset(entryNumber number: Int) throws(PackError) -> UInt64 {
         let record = table.record(number)
         if record.dataOffset != .max { return record.dataOffset }
-        let offset = try LocalHeader.dataOffset(in: source, headerOffset: record.localHeaderOffset)
-        guard offset <= endRecord.directoryOffset, record.compressedSize <= endRecord.directoryOffset - offset else {
+        let headerOffset = table.localHeaderOffset(number)
+        let compressedSize = table.compressedSize(number)
+        let local = try LocalHeader.parse(in: source, headerOffset: headerOffset, limit: endRecord.directoryOffset)
+        guard local.dataOffset <= endRecord.directoryOffset, compressedSize <= endRecord.directoryOffset - local.dataOffset
+        else {
             throw PackError(
                 .entryOutOfBounds,
-                "\(record.compressedSize) bytes at \(offset) run past the central directory at \(endRecord.directoryOffset)",
-                path: path, entry: table.path(number), offset: record.localHeaderOffset)
+                "\(compressedSize) bytes at \(local.dataOffset) run past the central directory at \(endRecord.directoryOffset)",
+                path: path, entry: table.path(number), offset: headerOffset)
         }
-        return offset
+        if let mismatch = local.disagreement(
+            withName: table.pathBytes(number), method: record.method, flags: record.flags, crc32: record.crc32,
+            size: record.size, compressedSize: compressedSize)
+        {
+            throw PackError(.headerMismatch, mismatch, path: path, entry: table.path(number), offset: headerOffset)
+        }
+        return local.dataOffset
     }
 
     func data(entryNumber number: Int) throws(PackError) -> PackData {
         // The hot path: a stored entry of a mapped pack opened through its index, whose bounds
         // were checked at open. A view into the mapping, nothing else.
-        let stored = table.records[number]
-        if stored.dataOffset != .max, stored.method == ZipConstants.methodStored, case .mapped(let storage) = source {
-            return PackData(storage: storage, start: Int(stored.dataOffset), count: Int(stored.size))
-        }
         let record = table.record(number)
+        if record.dataOffset != .max, record.method == ZipConstants.methodStored, case .mapped(let storage) = source {
+            return PackData(storage: storage, start: Int(record.dataOffset), count: Int(record.size))
+        }
         do throws(PackError) {
             return try readData(record, number)
         } catch {
             var located = error
             if located.entry == nil { located.entry = table.path(number) }
             if located.offset == nil {
-                located.offset = record.dataOffset == .max ? record.localHeaderOffset : record.dataOffset
+                located.offset = record.dataOffset == .max ? table.localHeaderOffset(number) : record.dataOffset
             }
             throw located.at(path: path)
         }
@@ -179,12 +192,13 @@ public final class Pack: Sendable {
         }
         guard record.flags & ZipConstants.flagEncrypted == 0 else { throw PackError(.encrypted) }
         let offset = try dataOffset(entryNumber: number)
-        guard record.compressedSize <= UInt64(Int.max) else { throw PackError(.tooLarge) }
-        let raw = try source.bytes(at: offset, count: Int(record.compressedSize))
+        let compressedSize = table.compressedSize(number)
+        guard compressedSize <= UInt64(Int.max) else { throw PackError(.tooLarge) }
+        let raw = try source.bytes(at: offset, count: Int(compressedSize))
         switch record.method {
         case ZipConstants.methodStored:
-            guard record.compressedSize == record.size else {
-                throw PackError(.sizeMismatch, "stored entry has size \(record.size) but \(record.compressedSize) bytes")
+            guard compressedSize == record.size else {
+                throw PackError(.sizeMismatch, "stored entry has size \(record.size) but \(compressedSize) bytes")
             }
             return raw
         case ZipConstants.methodDeflated:
@@ -194,46 +208,6 @@ public final class Pack: Sendable {
         }
     }
 }
-
-/// Where the end record's comment says the index is: `pack/1 offset=N size=N crc=XXXXXXXX`.
-struct IndexLocation: Equatable {
-    static let prefix = "pack/1 "
-
-    var offset: UInt64
-    var size: UInt64
-    var crc32: UInt32
-
-    init(offset: UInt64, size: UInt64, crc32: UInt32) {
-        self.offset = offset
-        self.size = size
-        self.crc32 = crc32
-    }
-
-    /// `nil` when the comment is not ours at all; a comment that starts like ours but is
-    /// malformed parses to a location that cannot pass the checks (so it is an error, not a
-    /// silent fallback to the central directory).
-    init?(comment: [UInt8]) {
-        guard comment.starts(with: Array(Self.prefix.utf8)) else { return nil }
-        let fields = String(decoding: comment.dropFirst(Self.prefix.utf8.count), as: UTF8.self)
-            .split(separator: " ", omittingEmptySubsequences: false)
-        var values: [Substring: Substring] = [:]
-        for field in fields {
-            let pair = field.split(separator: "=", maxSplits: 1)
-            if pair.count == 2 { values[pair[0]] = pair[1] }
-        }
-        guard fields.count == 3, let offset = values["offset"].flatMap({ UInt64($0) }),
-            let size = values["size"].flatMap({ UInt64($0) }), let crc = values["crc"], crc.count == 8,
-            let crcValue = UInt32(crc, radix: 16)
-        else {
-            self.init(offset: .max, size: .max, crc32: 0)
-            return
-        }
-        self.init(offset: offset, size: size, crc32: crcValue)
-    }
-
-    var comment: [UInt8] { Array("\(Self.prefix)offset=\(offset) size=\(size) crc=\(hex32(crc32))".utf8) }
-}
-
 #if canImport(Foundation)
 import Foundation
 #endif

@@ -1,22 +1,23 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
-/// Extracts entries into a folder without ever writing outside it.
+/// Extracts entries into a folder without ever writing outside it, all or nothing.
 ///
-/// Names are all checked before anything is written: one unsafe name (absolute, `..`,
-/// backslash, drive prefix, control characters) refuses the whole extraction. Folders are
-/// walked with `openat(O_NOFOLLOW)`, so an existing symbolic link in the target is never
-/// followed; entries never become symbolic links; modes from the zip are ignored (files 0644,
-/// folders 0755). Each file is written under a temporary name (`O_CREAT | O_EXCL | O_NOFOLLOW`),
-/// its CRC-32 checked, and only then renamed into place; any error removes it.
+/// Before anything is written, every name is checked (one unsafe name, absolute, `..`,
+/// backslash, drive prefix or control characters, refuses the whole extraction) and so is every
+/// conflict: a file where a folder must go, a symbolic link on the way, an existing file when
+/// ``overwrite`` is off. Then each file is written under a temporary name
+/// (`O_CREAT | O_EXCL | O_NOFOLLOW`), its CRC-32 checked and synced; only when all of them are
+/// written are they renamed into place and their folders synced. Any error removes the
+/// temporary files and the folders the extraction created. Folders are walked with
+/// `openat(O_NOFOLLOW)`, so an existing symbolic link in the target is never followed; entries
+/// never become symbolic links; modes from the zip are ignored (files 0644, folders 0755).
 public struct PackExtractor {
+    /// The pack entries are extracted from.
     public let pack: Pack
     /// Replace existing files (never folders, never through symbolic links).
     public var overwrite: Bool
 
+    /// An extractor for `pack`; existing files are replaced only when `overwrite` is `true`.
     public init(pack: Pack, overwrite: Bool = false) {
         self.pack = pack
         self.overwrite = overwrite
@@ -40,71 +41,141 @@ public struct PackExtractor {
         return chosen.map { pack.makeEntry($0) }
     }
 
+    /// One file to write: where it goes and its temporary name once written.
+    private struct Planned {
+        var entry: PackEntry
+        var folders: [String]
+        var leaf: String
+        var temporary: String?
+    }
+
     /// Extracts `entries` into `folder` (created if missing) and returns how many files it wrote.
     @discardableResult
     public func extract(_ entries: [PackEntry], to folder: String) throws(PackError) -> Int {
         for entry in entries {
-            if let problem = PackPath.problem(with: entry.path.utf8, allowDirectory: true) {
+            if let problem = PackPath.problem(with: entry.pathBytes, allowDirectory: true) {
                 throw PackError(.unsafeName, problem + "; nothing was extracted", path: pack.path, entry: entry.path)
             }
         }
-        try Self.makeFolder(folder)
-        let root = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard root >= 0 else { throw PackError.errno(errno, "cannot open", path: folder) }
-        defer { close(root) }
-        var written = 0
+        var plan: [Planned] = []
+        var folderEntries: [[String]] = []
         for entry in entries {
             var components = entry.path.split(separator: "/").map(String.init)
-            let isFolder = entry.isDirectory
-            let leaf = isFolder ? nil : components.removeLast()
-            let parent = try openFolders(components, from: root, target: folder, entry: entry)
-            defer { if parent != root { close(parent) } }
-            guard let leaf else { continue }
-            try writeFile(entry, named: leaf, in: parent, target: folder)
-            written += 1
+            if entry.isDirectory {
+                folderEntries.append(components)
+            } else {
+                let leaf = components.removeLast()
+                plan.append(Planned(entry: entry, folders: components, leaf: leaf))
+            }
         }
-        return written
-    }
-
-    private func openFolders(_ components: [String], from root: Int32, target: String, entry: PackEntry)
-        throws(PackError) -> Int32
-    {
-        var current = root
-        for component in components {
-            var next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if next < 0, errno == ENOENT {
-                if mkdirat(current, component, 0o755) != 0, errno != EEXIST {
-                    let code = errno
-                    if current != root { close(current) }
-                    throw PackError.errno(code, "cannot create folder \"\(component)\"", path: target)
+        try checkConflicts(plan, target: folder)
+        let created = try Self.makeFolders(folder)
+        let root = try Self.openFolder(folder, target: folder)
+        defer { _ = try? root.close() }
+        var made = FolderMaker(root: root, target: folder)
+        do throws(PackError) {
+            for components in folderEntries { try made.open(components).close(made.root) }
+            for index in plan.indices {
+                let parent = try made.open(plan[index].folders)
+                defer { parent.close(made.root) }
+                plan[index].temporary = try writeTemporary(plan[index].entry, named: plan[index].leaf, in: parent.file, target: folder)
+            }
+            // Everything is written and synced: put it in place.
+            var touched = Set<[String]>()
+            for item in plan {
+                let parent = try made.open(item.folders)
+                defer { parent.close(made.root) }
+                guard let temporary = item.temporary else { continue }
+                if case .failure(let error) = Platform.rename(temporary, to: item.leaf, in: parent.file) {
+                    throw PackError.system(error, "cannot rename into place", path: folder).located(item.entry)
                 }
-                next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                touched.insert(item.folders)
             }
-            if next < 0 {
-                let code = errno
-                if current != root { close(current) }
-                let reason =
-                    code == ELOOP || code == ENOTDIR
-                    ? "\"\(component)\" exists and is not a folder (symbolic links are never followed)"
-                    : String(cString: strerror(code))
-                throw PackError(.fileExists, reason, path: target, entry: entry.path)
+            for folders in touched {
+                let parent = try made.open(folders)
+                defer { parent.close(made.root) }
+                if case .failure(let error) = Platform.synchronize(parent.file) {
+                    throw PackError.system(error, "cannot sync the folder", path: folder)
+                }
             }
-            if current != root { close(current) }
-            current = next
+        } catch {
+            for item in plan {
+                guard let temporary = item.temporary, let parent = try? made.open(item.folders) else { continue }
+                Platform.removeFile(temporary, in: parent.file)
+                parent.close(made.root)
+            }
+            made.removeCreated()
+            for path in created.reversed() { Platform.removeFolder(path) }
+            throw error
         }
-        return current
+        return plan.count
     }
 
-    private func writeFile(_ entry: PackEntry, named name: String, in folder: Int32, target: String) throws(PackError) {
-        var existing = stat()
-        if fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 {
-            if (existing.st_mode & S_IFMT) == S_IFDIR {
-                throw PackError(.fileExists, "a folder is in the way", path: target, entry: entry.path)
+    /// Finds every reason the extraction would fail on the target's contents, before writing.
+    private func checkConflicts(_ plan: [Planned], target: String) throws(PackError) {
+        // Among the entries themselves: a file whose path is also a folder of another entry.
+        var files = Set<String>()
+        for item in plan { files.insert((item.folders + [item.leaf]).joined(separator: "/")) }
+        for item in plan {
+            var prefix = ""
+            for component in item.folders {
+                prefix += prefix.isEmpty ? component : "/" + component
+                if files.contains(prefix) {
+                    throw PackError(
+                        .nameCollision, "\"\(prefix)\" is both a file and a folder; nothing was extracted",
+                        path: pack.path, entry: item.entry.path)
+                }
+            }
+        }
+        // Against what is already in the target.
+        guard case .success(let root) = Platform.system({
+            try FileDescriptor.open(target, .readOnly, options: [.directory, .closeOnExec])
+        }) else { return }  // no target yet: nothing can be in the way
+        defer { _ = try? root.close() }
+        for item in plan {
+            var current = root
+            var missing = false
+            var opened: [FileDescriptor] = []
+            defer { for file in opened { _ = try? file.close() } }
+            for component in item.folders {
+                switch Platform.open(component, in: current, .readOnly, options: [.directory, .noFollow, .closeOnExec]) {
+                case .success(let next):
+                    opened.append(next)
+                    current = next
+                case .failure(.noSuchFileOrDirectory):
+                    missing = true
+                case .failure(let error):
+                    throw Self.blocked(component, error, target: target, entry: item.entry)
+                }
+                if missing { break }
+            }
+            guard !missing else { continue }
+            let status = Platform.system { try FilePath(item.leaf).stat(relativeTo: current, flags: .symlinkNoFollow) }
+            guard case .success(let existing) = status else { continue }
+            if existing.type == .directory {
+                throw PackError(.fileExists, "a folder is in the way; nothing was extracted", path: target, entry: item.entry.path)
             }
             guard overwrite else {
-                throw PackError(.fileExists, "use --force to overwrite", path: target, entry: entry.path)
+                throw PackError(.fileExists, "use --force to overwrite; nothing was extracted", path: target, entry: item.entry.path)
             }
         }
+    }
+
+    /// The error for a path component that cannot be opened as a folder.
+    static func blocked(_ component: String, _ error: Errno, target: String, entry: PackEntry) -> PackError {
+        guard error == .tooManySymbolicLinkLevels || error == .notDirectory else {
+            return PackError.system(error, "cannot open folder \"\(component)\"", path: target).located(entry)
+        }
+        return PackError(
+            .fileExists, "\"\(component)\" exists and is not a folder (symbolic links are never followed)",
+            path: target, entry: entry.path, systemError: error)
+    }
+
+    /// Writes `entry` to a new temporary file in `folder`, checks its CRC-32, syncs it and returns
+    /// the temporary name. The file is removed again on any error.
+    private func writeTemporary(
+        _ entry: PackEntry, named name: String, in folder: FileDescriptor, target: String
+    ) throws(PackError) -> String {
         let bytes = try pack.data(for: entry)
         let crc = bytes.withUnsafeBytes { CRC32.checksum($0) }
         guard crc == entry.crc32 else {
@@ -112,44 +183,126 @@ public struct PackExtractor {
                 .crcMismatch, "data has CRC \(hex32(crc)), the pack says \(hex32(entry.crc32))", path: pack.path,
                 entry: entry.path)
         }
-        let temporary = ".\(name.prefix(200)).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw PackError.errno(errno, "cannot create", path: target) }
-        var closed = false
-        do throws(PackError) {
-            try bytes.withUnsafeBytes { (raw) throws(PackError) in
-                var done = 0
-                while done < raw.count {
-                    let wrote = write(descriptor, raw.baseAddress! + done, raw.count - done)
-                    if wrote < 0, errno == EINTR { continue }
-                    guard wrote > 0 else { throw PackError.errno(errno, "write failed", path: target) }
-                    done += wrote
-                }
-            }
-            closed = true
-            guard close(descriptor) == 0 else { throw PackError.errno(errno, "write failed", path: target) }
-            guard renameat(folder, temporary, folder, name) == 0 else {
-                throw PackError.errno(errno, "cannot rename into place", path: target)
-            }
-        } catch {
-            if !closed { close(descriptor) }
-            unlinkat(folder, temporary, 0)
-            var located = error
-            if located.entry == nil { located.entry = entry.path }
-            throw located
+        let temporary = ".\(name.prefix(200)).partial-\(Platform.processID)-\(UInt32.random(in: 0...UInt32.max))"
+        let file: FileDescriptor
+        switch Platform.open(
+            temporary, in: folder, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec])
+        {
+        case .success(let opened): file = opened
+        case .failure(let error): throw PackError.system(error, "cannot create", path: target).located(entry)
         }
+        var failure: Errno?
+        if case .failure(let error) = bytes.withUnsafeBytes({ FileAccess.writeAll(file, $0) }) { failure = error }
+        if failure == nil, case .failure(let error) = Platform.synchronize(file) { failure = error }
+        if case .failure(let error) = Platform.system({ try file.close() }), failure == nil { failure = error }
+        if let failure {
+            Platform.removeFile(temporary, in: folder)
+            throw PackError.system(failure, "write failed", path: target).located(entry)
+        }
+        return temporary
     }
 
-    /// Creates `folder` and its missing parents.
-    static func makeFolder(_ folder: String) throws(PackError) {
+    /// Creates `folder` and its missing parents; returns the ones it created, outermost first.
+    static func makeFolders(_ folder: String) throws(PackError) -> [String] {
+        var created: [String] = []
         var path = folder.hasPrefix("/") ? "/" : ""
         for component in folder.split(separator: "/") {
             path += component
-            if mkdir(path, 0o755) != 0, errno != EEXIST {
-                throw PackError.errno(errno, "cannot create folder", path: path)
+            switch Platform.makeFolder(path) {
+            case .success: created.append(path)
+            case .failure(.fileExists): break
+            case .failure(let error): throw PackError.system(error, "cannot create folder", path: path)
             }
             path += "/"
         }
+        return created
+    }
+
+    static func openFolder(_ folder: String, target: String) throws(PackError) -> FileDescriptor {
+        switch Platform.system({ try FileDescriptor.open(folder, .readOnly, options: [.directory, .closeOnExec]) }) {
+        case .success(let file): return file
+        case .failure(let error): throw PackError.system(error, "cannot open", path: target)
+        }
+    }
+}
+
+/// Opens (creating as needed) folders below the extraction's root, remembering those it made so
+/// a failed extraction can remove them.
+private struct FolderMaker {
+    let root: FileDescriptor
+    let target: String
+    /// Folders created, as component paths, in creation order.
+    private(set) var created: [[String]] = []
+
+    init(root: FileDescriptor, target: String) {
+        self.root = root
+        self.target = target
+    }
+
+    /// An open folder below the root; close it with ``OpenFolder/close(_:)``.
+    struct OpenFolder {
+        let file: FileDescriptor
+
+        func close(_ root: FileDescriptor) {
+            if file != root { _ = try? file.close() }
+        }
+    }
+
+    mutating func open(_ components: [String]) throws(PackError) -> OpenFolder {
+        var current = root
+        for (depth, component) in components.enumerated() {
+            let options: FileDescriptor.OpenOptions = [.directory, .noFollow, .closeOnExec]
+            var next = Platform.open(component, in: current, .readOnly, options: options)
+            if case .failure(.noSuchFileOrDirectory) = next {
+                switch Platform.makeFolder(component, in: current) {
+                case .success: created.append(Array(components[...depth]))
+                case .failure(.fileExists): break
+                case .failure(let error):
+                    if current != root { _ = try? current.close() }
+                    throw PackError.system(error, "cannot create folder \"\(component)\"", path: target)
+                }
+                next = Platform.open(component, in: current, .readOnly, options: options)
+            }
+            if current != root { _ = try? current.close() }
+            switch next {
+            case .success(let file): current = file
+            case .failure(let error):
+                throw PackError(
+                    .fileExists, "\"\(component)\" cannot be opened as a folder: \(error.description)", path: target,
+                    systemError: error)
+            }
+        }
+        return OpenFolder(file: current)
+    }
+
+    /// Removes the folders this extraction created, deepest first (only if empty).
+    func removeCreated() {
+        for components in created.reversed() {
+            guard let name = components.last else { continue }
+            var current = root
+            var ok = true
+            for component in components.dropLast() {
+                guard case .success(let next) = Platform.open(
+                    component, in: current, .readOnly, options: [.directory, .noFollow, .closeOnExec])
+                else {
+                    ok = false
+                    break
+                }
+                if current != root { _ = try? current.close() }
+                current = next
+            }
+            if ok { Platform.removeFolder(name, in: current) }
+            if current != root { _ = try? current.close() }
+        }
+    }
+}
+
+extension PackError {
+    /// The same error, about `entry` if it names none yet.
+    func located(_ entry: PackEntry) -> PackError {
+        var copy = self
+        if copy.entry == nil { copy.entry = entry.path }
+        return copy
     }
 }
 

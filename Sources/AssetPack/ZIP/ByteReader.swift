@@ -3,13 +3,13 @@
 /// Every read checks the window's end and returns `nil` instead of trapping, so a field that
 /// runs past the end of a record becomes an error at the caller, never a read outside memory.
 struct ByteReader {
-    let bytes: UnsafeRawBufferPointer
+    let bytes: RawBytes
     /// The window's position in the file, for error offsets.
     let fileOffset: UInt64
     private(set) var position: Int = 0
 
     init(_ bytes: UnsafeRawBufferPointer, fileOffset: UInt64 = 0) {
-        self.bytes = bytes
+        self.bytes = RawBytes(bytes)
         self.fileOffset = fileOffset
     }
 
@@ -27,26 +27,26 @@ struct ByteReader {
     mutating func u16() -> UInt16? {
         guard remaining >= 2 else { return nil }
         defer { position += 2 }
-        return UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self))
+        return bytes.integer(at: position, as: UInt16.self)
     }
 
     mutating func u32() -> UInt32? {
         guard remaining >= 4 else { return nil }
         defer { position += 4 }
-        return UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+        return bytes.integer(at: position, as: UInt32.self)
     }
 
     mutating func u64() -> UInt64? {
         guard remaining >= 8 else { return nil }
         defer { position += 8 }
-        return UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+        return bytes.integer(at: position, as: UInt64.self)
     }
 
     /// The next `count` bytes as a sub-window, or `nil` if fewer remain.
     mutating func take(_ count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, remaining >= count else { return nil }
         defer { position += count }
-        return UnsafeRawBufferPointer(rebasing: bytes[position..<position + count])
+        return bytes.slice(position..<position + count).buffer
     }
 }
 

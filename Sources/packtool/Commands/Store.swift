@@ -27,7 +27,7 @@ struct StoreOptions: ParsableArguments {
             let pack = try store.mount(path: path, priority: 0)
             if pack.metadata?.locale != nil {
                 store.unmount(pack)
-                store.mount(pack, priority: AssetStore.localePriority)
+                try store.mount(pack, priority: AssetStore.localePriority)
             }
         }
         for path in patches { try store.mount(path: path, priority: AssetStore.patchPriority) }

@@ -54,7 +54,7 @@ private func pack(
     editIndex: @escaping @Sendable (inout [UInt8]) -> Void = { _ in },
     comment: (@Sendable (IndexLocation) -> [UInt8])? = nil,
     alignment: Int = 16,
-    editEntries: (@Sendable (inout [PackLayout.Written]) -> Void)? = nil,
+    editEntries: (@Sendable (inout [EntryLocation]) -> Void)? = nil,
     bytes edit: @escaping @Sendable (inout [UInt8]) -> Void = { _ in }
 ) -> @Sendable (String) throws -> [UInt8] {
     { scratch in
@@ -207,10 +207,22 @@ extension HostileCase {
             }),
         HostileCase(group: "entries", name: "huge declared size in a tiny file", stage: .read("c.txt"),
             code: .sizeMismatch, entry: "c.txt",
-            make: zip { $0.entries[2].centralSizes = (UInt32($0.entries[2].stored.count), 0xFFFF_FFF0) }),
+            make: zip { forge in
+                forge.entries[2].centralSizes = (UInt32(forge.entries[2].stored.count), 0xFFFF_FFF0)
+                forge.entries[2].localSizes = forge.entries[2].centralSizes
+            }),
         HostileCase(group: "entries", name: "deflated data longer than declared", stage: .read("c.txt"),
             code: .sizeMismatch, entry: "c.txt",
+            make: zip { forge in
+                forge.entries[2].centralSizes = (UInt32(forge.entries[2].stored.count), 100)
+                forge.entries[2].localSizes = forge.entries[2].centralSizes
+            }),
+        HostileCase(group: "entries", name: "local header declares other sizes than the central directory",
+            stage: .read("c.txt"), code: .headerMismatch, entry: "c.txt",
             make: zip { $0.entries[2].centralSizes = (UInt32($0.entries[2].stored.count), 100) }),
+        HostileCase(group: "entries", name: "local header names another file than the central directory",
+            stage: .read("a.txt"), code: .headerMismatch, entry: "a.txt",
+            make: zip { $0.entries[0].localName = Array("z.txt".utf8) }),
         HostileCase(group: "entries", name: "stored entry whose two sizes differ", stage: .open, code: .sizeMismatch,
             entry: "a.txt", make: zip { $0.entries[0].centralSizes = (UInt32(alpha.count), UInt32(alpha.count + 1)) }),
         HostileCase(group: "entries", name: "unknown compression method", stage: .read("a.txt"),
@@ -270,7 +282,7 @@ extension HostileCase {
         HostileCase(group: "names", name: "a symbolic link entry is extracted as a plain file", stage: .extract,
             code: nil, make: entries([symlink("link", to: "/etc/passwd"), .stored("ok.txt", alpha)])),
         HostileCase(group: "names", name: "a file written through a symbolic link entry", stage: .extract,
-            code: .fileExists, entry: "link/escaped.txt",
+            code: .nameCollision, entry: "link/escaped.txt",
             make: entries([symlink("link", to: "../../outside"), .stored("link/escaped.txt", alpha)])),
         HostileCase(group: "names", name: "setuid and device modes are ignored", stage: .extract, code: nil,
             make: entries([withMode(.stored("setuid", alpha), 0o104755), withMode(.stored("device", []), 0o020644)])),

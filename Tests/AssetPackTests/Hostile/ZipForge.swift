@@ -190,39 +190,22 @@ func rawDeflate(_ bytes: [UInt8]) -> [UInt8] {
     return Array(output.prefix(produced))
 }
 
-/// Writes a pack like the builder does, but lets a test edit the index JSON and the end
-/// record's comment before they are written, and skips verification.
+/// Writes a pack with the builder's own layout step, but lets a test edit the index JSON, the
+/// end record's comment and the central directory's view of the entries before they are
+/// written; names are taken as given (not checked) and nothing is verified or published.
 func forgePack(
     _ files: [(String, [UInt8])], at path: String, alignment: Int = 16,
-    editIndex: (inout [UInt8]) -> Void = { _ in },
+    editIndex: @escaping (inout [UInt8]) -> Void = { _ in },
     comment: ((IndexLocation) -> [UInt8])? = nil,
-    editEntries: ((inout [PackLayout.Written]) -> Void)? = nil
+    editEntries: ((inout [EntryLocation]) -> Void)? = nil
 ) throws -> [UInt8] {
-    let layout = PackLayout(alignment: alignment, timestamp: .epoch)
+    let entries = files.map { name, bytes in
+        PackBuilder.Entry(path: name, utf8: Array(name.utf8), origin: name, contents: .bytes(bytes))
+    }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     let output = try OutputFile(creating: path)
-    var written: [PackLayout.Written] = []
-    var digest = ManifestDigest(name: "forged", locale: nil, contentVersion: nil, alignment: alignment)
-    for (name, bytes) in files.sorted(by: { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }) {
-        let result = try layout.writeEntry(
-            PackBuilder.Entry(path: name, utf8: Array(name.utf8), origin: name, contents: .bytes(bytes)), to: output)
-        digest.add(path: result.name, size: result.size, crc32: result.crc32)
-        written.append(result)
-    }
-    let metadata = PackMetadata(name: "forged", alignment: alignment, entryCount: written.count, digest: digest.finish())
-    var json = IndexWriter.json(
-        metadata: metadata,
-        entries: written.enumerated().map {
-            IndexedEntry(number: $0, path: $1.name, dataOffset: $1.dataOffset, size: $1.size, crc32: $1.crc32)
-        })
-    editIndex(&json)
-    let index = try layout.writeEntry(
-        PackBuilder.Entry(path: PackPath.indexPath, utf8: Array(PackPath.indexPath.utf8), origin: "index", contents: .bytes(json)),
-        to: output)
-    written.append(index)
-    editEntries?(&written)
-    let location = IndexLocation(offset: index.dataOffset, size: index.size, crc32: index.crc32)
-    try layout.writeDirectory(written, comment: comment?(location) ?? location.comment, to: output)
-    try output.flush()
+    _ = try PackBuilder.layOut(
+        entries, name: "forged", options: .init(alignment: alignment), timestamp: .epoch, into: output,
+        hooks: .init(editIndex: editIndex, comment: comment, editEntries: editEntries))
     return Array(try readWholeFile(path))
 }
 

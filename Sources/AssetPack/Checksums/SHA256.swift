@@ -1,29 +1,3 @@
-import CAssetPackZlib
-
-/// CRC-32 (the zip polynomial), computed by zlib.
-struct CRC32 {
-    private(set) var value: UInt32 = 0
-
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard var pointer = bytes.baseAddress?.assumingMemoryBound(to: Bytef.self) else { return }
-        var remaining = bytes.count
-        var crc = uLong(value)
-        while remaining > 0 {
-            let chunk = min(remaining, Int(UInt32.max >> 1))
-            crc = crc32(crc, pointer, uInt(chunk))
-            pointer += chunk
-            remaining -= chunk
-        }
-        value = UInt32(truncatingIfNeeded: crc)
-    }
-
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc = CRC32()
-        crc.update(bytes)
-        return crc.value
-    }
-}
-
 /// SHA-256 (FIPS 180-4), used for the pack's content digest.
 struct SHA256 {
     private var state: [UInt32] = [
@@ -50,23 +24,24 @@ struct SHA256 {
 
     /// Compresses whole blocks straight from `bytes`; only a partial block waits in `pending`.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
+        guard !bytes.isEmpty else { return }
+        let input = RawBytes(bytes)
         length &+= UInt64(bytes.count)
         var offset = 0
         if !pending.isEmpty {
             let taken = min(64 - pending.count, bytes.count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(start: base, count: taken))
+            pending.append(contentsOf: input.slice(0..<taken).buffer)
             offset = taken
             guard pending.count == 64 else { return }
             // (Only `pending` is read and only `state` written: distinct stored properties.)
-            pending.withUnsafeBytes { Self.compress($0.baseAddress!, into: &state) }
+            pending.withUnsafeBytes { Self.compress(RawBytes($0), into: &state) }
             pending.removeAll(keepingCapacity: true)
         }
         while bytes.count - offset >= 64 {
-            Self.compress(base + offset, into: &state)
+            Self.compress(input.slice(offset..<offset + 64), into: &state)
             offset += 64
         }
-        if offset < bytes.count { pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...])) }
+        if offset < bytes.count { pending.append(contentsOf: input.slice(offset..<bytes.count).buffer) }
     }
 
     mutating func finalize() -> [UInt8] {
@@ -76,9 +51,10 @@ struct SHA256 {
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         tail.withUnsafeBytes { raw in
+            let bytes = RawBytes(raw)
             var offset = 0
-            while offset < raw.count {
-                Self.compress(raw.baseAddress! + offset, into: &state)
+            while offset < bytes.count {
+                Self.compress(bytes.slice(offset..<offset + 64), into: &state)
                 offset += 64
             }
         }
@@ -86,10 +62,12 @@ struct SHA256 {
         return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
     }
 
-    /// One 64-byte block at `block` into `state`.
-    private static func compress(_ block: UnsafeRawPointer, into state: inout [UInt32]) {
+    /// One 64-byte block into `state`.
+    private static func compress(_ block: RawBytes, into state: inout [UInt32]) {
+        assert(block.count == 64)
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+            // The message words are big-endian.
+            for i in 0..<16 { w[i] = block.integer(at: 4 * i, as: UInt32.self).byteSwapped }
             for i in 16..<64 {
                 let s0 = Self.rotr(w[i - 15], 7) ^ Self.rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
                 let s1 = Self.rotr(w[i - 2], 17) ^ Self.rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)

@@ -21,9 +21,23 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `text` (`-` or `_` separated).
     ///
-    /// - Throws: ``StoreError/Code/malformedLocale`` with the reason.
-    public init(_ text: String) throws(StoreError) {
-        func malformed(_ reason: String) -> StoreError { StoreError(.malformedLocale, reason, subject: text) }
+    /// - Throws: ``PackError/Code/malformedLocale`` with the tag and the reason.
+    public init(_ text: String) throws(PackError) {
+        do {
+            self = try Self.parse(text)
+        } catch {
+            throw PackError(.malformedLocale, "\"\(text)\": \(error.reason)")
+        }
+    }
+
+    /// Why a tag is not well-formed.
+    package struct Malformed: Error {
+        package let reason: String
+    }
+
+    /// Parses `text`; the error says why it is not a tag (for callers with errors of their own).
+    package static func parse(_ text: String) throws(Malformed) -> LocaleTag {
+        func malformed(_ reason: String) -> Malformed { Malformed(reason: reason) }
         let subtags = text.split(separator: "-", omittingEmptySubsequences: false).flatMap {
             $0.split(separator: "_", omittingEmptySubsequences: false)
         }.map(String.init)
@@ -55,7 +69,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
         while index < subtags.count {
             let subtag = subtags[index]
             if subtag.count == 1 { break }  // an extension or private use: the rest is dropped
-            let isVariant = subtag.count >= 5 || (subtag.count == 4 && subtag.first!.isNumber)
+            let isVariant = subtag.count >= 5 || (subtag.count == 4 && subtag.first?.isNumber == true)
             guard isVariant else { throw malformed("unexpected subtag \"\(subtag)\"") }
             variants.append(subtag.lowercased())
             index += 1
@@ -65,7 +79,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
         }
         if language == "iw" { language = "he" }  // deprecated codes still seen in the wild
         if language == "in" { language = "id" }
-        self.init(language: language, script: script, region: region, variants: variants)
+        return LocaleTag(language: language, script: script, region: region, variants: variants)
     }
 
     /// The canonical form: `zh-Hant-TW`.
@@ -80,18 +94,18 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     public var effectiveScript: String? { script ?? Self.likelyScript(language: language, region: region) }
 
     /// Whether the tag is written in its language's default script (or the language has one script).
-    var usesDefaultScript: Bool {
+    package var usesDefaultScript: Bool {
         effectiveScript == Self.likelyScript(language: language, region: nil)
     }
 
     /// Two tags name the same locale once likely scripts are filled in (`zh-TW` = `zh-Hant-TW`).
-    func sameLocale(as other: LocaleTag) -> Bool {
+    public func sameLocale(as other: LocaleTag) -> Bool {
         language == other.language && effectiveScript == other.effectiveScript && region == other.region
             && variants == other.variants
     }
 
     /// Languages written in more than one script: the likely script by region (CLDR likely subtags).
-    static func likelyScript(language: String, region: String?) -> String? {
+    package static func likelyScript(language: String, region: String?) -> String? {
         switch (language, region) {
         case ("zh", "TW"), ("zh", "HK"), ("zh", "MO"): "Hant"
         case ("zh", _): "Hans"
@@ -110,7 +124,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The region a language is most used in, preferred among sibling regions (CLDR likely subtags).
-    static func likelyRegion(language: String, script: String?) -> String? {
+    package static func likelyRegion(language: String, script: String?) -> String? {
         switch (language, script) {
         case ("zh", "Hant"): "TW"
         case ("zh", _): "CN"
@@ -123,47 +137,5 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
                 "fi": "FI", "nb": "NO", "hu": "HU", "ro": "RO",
             ][language]
         }
-    }
-}
-
-/// Computes locale fallback chains with our own rules (Foundation on Linux ignores the
-/// environment's locale, and Apple's and Android's rules differ).
-public enum LocaleFallback {
-    /// The chain for `requested`: the tag, then less specific forms in the same script, then
-    /// other regions of the same language and script among `available` (as Android 7 does, the
-    /// language's main region first), then the development locale's own chain.
-    ///
-    /// Never crosses scripts: `zh-Hant-TW` falls back to `zh-Hant`, never to `zh` or `zh-Hans`;
-    /// `sr-Latn` never to `sr` (Cyrillic). `und` goes straight to the development locale.
-    public static func chain(for requested: LocaleTag, development: LocaleTag, available: [LocaleTag] = []) -> [LocaleTag] {
-        var chain: [LocaleTag] = []
-        func add(_ tag: LocaleTag) {
-            if !chain.contains(where: { $0.sameLocale(as: tag) }) { chain.append(tag) }
-        }
-        func addOwnChain(_ tag: LocaleTag) {
-            guard !tag.isUndetermined else { return }
-            let language = tag.language
-            add(tag)
-            add(LocaleTag(language: language, script: tag.script, region: tag.region))
-            let script = tag.effectiveScript
-            if let region = tag.region, tag.script == nil, let script, !tag.usesDefaultScript {
-                add(LocaleTag(language: language, script: script, region: region))
-            }
-            if let script { add(LocaleTag(language: language, script: script)) }
-            if tag.usesDefaultScript { add(LocaleTag(language: language)) }
-            // Other regions of the same language and script that are available.
-            let siblings = available.filter {
-                $0.language == language && $0.effectiveScript == script && !chain.contains(where: $0.sameLocale)
-            }
-            let preferred = LocaleTag.likelyRegion(language: language, script: script)
-            for sibling in siblings.sorted(by: {
-                ($0.region == preferred ? 0 : 1, $0.description) < ($1.region == preferred ? 0 : 1, $1.description)
-            }) {
-                add(sibling)
-            }
-        }
-        addOwnChain(requested)
-        addOwnChain(development)
-        return chain
     }
 }
