@@ -12,7 +12,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
@@ -41,7 +40,7 @@ let package = Package(
         // Many packs as one store: priorities, locale chains and hot swap, image variants, a cache.
         .target(name: "AssetLibrary", dependencies: ["AssetPack"]),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
-        .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary", "SwiftCSV"]),
+        .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary"]),
         .executableTarget(
             name: "packtool",
             dependencies: [

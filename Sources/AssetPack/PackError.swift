@@ -130,6 +130,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
     public var entry: String?
     /// The byte offset in the pack where the problem was found, when it has one.
     public var offset: UInt64?
+    /// The 1-based line in a text file (build settings) where the problem was found.
+    public var line: Int?
     /// A precise explanation: the values found and expected.
     public var detail: String
     /// The system's error when a system call failed (`.noSpace` for a full disk,
@@ -139,20 +141,22 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Creates an error; `detail` says what was found and expected.
     public init(
         _ code: Code, _ detail: String = "", path: String? = nil, entry: String? = nil, offset: UInt64? = nil,
-        systemError: Errno? = nil
+        line: Int? = nil, systemError: Errno? = nil
     ) {
         self.code = code
         self.detail = detail
         self.path = path
         self.entry = entry
         self.offset = offset
+        self.line = line
         self.systemError = systemError
     }
 
-    /// One line: `PACK: entry "NAME": SUMMARY: DETAIL (at offset N)`, control characters escaped.
+    /// One line: `PACK: entry "NAME": SUMMARY: DETAIL (at offset N)`, or `FILE:LINE: …` for a
+    /// text file; control characters escaped.
     public var description: String {
         var parts: [String] = []
-        if let path { parts.append(path.escapingControlCharacters) }
+        if let path { parts.append(path.escapingControlCharacters + (line.map { ":\($0)" } ?? "")) }
         if let entry { parts.append("entry \"\(entry.escapingControlCharacters)\"") }
         parts.append(detail.isEmpty ? code.summary : "\(code.summary): \(detail.escapingControlCharacters)")
         var line = parts.joined(separator: ": ")

@@ -1,36 +1,98 @@
-/// An error in study content: which file, which item, and why.
+import AssetLibrary
+import AssetPack
+
+/// An error in study content: which file (and line, when known), which item, why, and the
+/// pack or store error underneath when reading failed.
 public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, Equatable {
-        case notFound = "not found"
-        case malformed = "malformed"
-        case duplicateID = "duplicate id"
-        case correctAnswers = "needs exactly one correct answer"
-        case choiceCount = "needs 2 to 6 choices"
-        case emptyText = "empty text"
-        case missingPicture = "missing picture"
-        case missingTranslation = "missing translation"
-        case extraTranslation = "translation of an item the reference does not have"
+    /// What went wrong: a stable identifier, with an English ``summary`` for messages.
+    public enum Code: String, Sendable, Equatable, CaseIterable {
+        /// The file, or the item asked for, does not exist.
+        case notFound
+        /// The file exists but could not be read (a damaged pack, an I/O error): see
+        /// ``ContentError/cause``.
+        case unreadable
+        /// The file is not well-formed (JSON syntax, a missing field, a table row of the wrong
+        /// width).
+        case malformed
+        /// A reference (a picture, a category file) leaves the pack: `..`, an absolute path,
+        /// or a hidden file the builder skips.
+        case unsafeReference
+        /// Two items have the same id.
+        case duplicateID
+        /// A question has no correct choice, or more than one.
+        case correctAnswers
+        /// A question has fewer than 2 or more than 6 choices.
+        case choiceCount
+        /// A text that must say something is empty.
+        case emptyText
+        /// A picture the content refers to is in neither the pack nor its base.
+        case missingPicture
+        /// A question of the reference bank has no translation.
+        case missingTranslation
+        /// A translated question is not in the reference bank.
+        case extraTranslation
+        /// A question of a bank that requires sources has none.
+        case missingSource
+
+        /// The code in a few English words, as messages show it.
+        public var summary: String {
+            switch self {
+            case .notFound: "not found"
+            case .unreadable: "cannot be read"
+            case .malformed: "malformed"
+            case .unsafeReference: "reference outside the pack"
+            case .duplicateID: "duplicate id"
+            case .correctAnswers: "needs exactly one correct answer"
+            case .choiceCount: "needs 2 to 6 choices"
+            case .emptyText: "empty text"
+            case .missingPicture: "missing picture"
+            case .missingTranslation: "missing translation"
+            case .extraTranslation: "translation of an item the reference does not have"
+            case .missingSource: "no source"
+            }
+        }
+    }
+
+    /// The error underneath a content error: why a file could not be read.
+    public enum Cause: Sendable, Equatable {
+        case pack(PackError)
+        case store(StoreError)
     }
 
     public var code: Code
     /// The content file (`Banks/driving-rules/parking.json`).
     public var file: String
+    /// The 1-based line in the file where the item or problem is, when known.
+    public var line: Int?
     /// The item (question, card, lesson, category) id, when the error is about one.
     public var item: String?
     public var detail: String
+    /// What failed underneath, for ``Code/unreadable`` (a CRC error in a pack, an I/O error).
+    public var cause: Cause?
 
-    public init(_ code: Code, file: String, item: String? = nil, _ detail: String = "") {
+    /// Creates an error about `file` (and `item`); `detail` says what was found.
+    public init(
+        _ code: Code, file: String, line: Int? = nil, item: String? = nil, _ detail: String = "", cause: Cause? = nil
+    ) {
         self.code = code
         self.file = file
+        self.line = line
         self.item = item
         self.detail = detail
+        self.cause = cause
     }
 
-    /// `FILE: ITEM: reason: detail`.
+    /// `FILE:LINE: ITEM: summary: detail`, control characters escaped; for an unreadable file,
+    /// the underlying error's own line follows.
     public var description: String {
-        var parts = [file]
-        if let item { parts.append(item) }
-        parts.append(detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)")
+        var parts = [file.escapingControlCharacters + (line.map { ":\($0)" } ?? "")]
+        if let item { parts.append(item.escapingControlCharacters) }
+        parts.append(detail.isEmpty ? code.summary : "\(code.summary): \(detail.escapingControlCharacters)")
+        switch cause {
+        case .pack(let error): parts.append(error.description)
+        case .store(let error): parts.append(error.description)
+        case nil: break
+        }
         return parts.joined(separator: ": ")
     }
 }

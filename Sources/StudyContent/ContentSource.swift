@@ -1,12 +1,16 @@
 import AssetLibrary
 import AssetPack
-import Foundation
 
 /// Where content files are read from: a store (through its locale chain), a pack, or a source
 /// folder before it is packed.
 public protocol ContentSource: Sendable {
-    /// The file's bytes, or `nil` if the source has no such file.
-    func contents(of path: String) throws -> [UInt8]?
+    /// The bytes of the file at `path` (zero-copy from a mapped pack), or `nil` if the source has
+    /// no such file.
+    ///
+    /// - Throws: ``ContentError/Code/unreadable`` with the pack or store error as its cause when
+    ///   the file exists but cannot be read; ``ContentError/Code/unsafeReference`` for a path that
+    ///   would leave the content (a source folder never opens such a path).
+    func data(atPath path: String) throws(ContentError) -> PackData?
     /// Whether the source has the file.
     func contains(_ path: String) -> Bool
     /// Paths of the files directly in `folder`.
@@ -15,10 +19,36 @@ public protocol ContentSource: Sendable {
     func folders(in folder: String) -> [String]
 }
 
+/// The rules for paths content refers to (pictures, category files): the pack's own name rules
+/// (relative, no `..`, no control characters, …), and no hidden component, since the builder
+/// skips hidden files and such a file would never be in the pack.
+public enum ContentPath {
+    /// Why `path` cannot name a file of the pack, or `nil` if it can.
+    public static func problem(with path: String) -> String? {
+        if let problem = PackPath.problem(with: path.utf8) { return problem }
+        if path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+            return "it names a hidden file, which is never packed"
+        }
+        return nil
+    }
+
+    /// Throws ``ContentError/Code/unsafeReference`` naming `file` and `item` if `path` cannot
+    /// name a file of the pack.
+    static func check(_ path: String, file: String, item: String?) throws(ContentError) {
+        if let problem = problem(with: path) {
+            throw ContentError(.unsafeReference, file: file, item: item, "\"\(path)\": \(problem)")
+        }
+    }
+}
+
 extension AssetView: ContentSource {
-    public func contents(of path: String) throws -> [UInt8]? {
+    public func data(atPath path: String) throws(ContentError) -> PackData? {
         guard let hit = lookup(path) else { return nil }
-        return Array(try hit.data())
+        do {
+            return try hit.data()
+        } catch {
+            throw ContentError(.unreadable, file: path, cause: .store(error))
+        }
     }
 
     public func contains(_ path: String) -> Bool { lookup(path) != nil }
@@ -33,9 +63,13 @@ extension AssetView: ContentSource {
 }
 
 extension Pack: ContentSource {
-    public func contents(of path: String) throws -> [UInt8]? {
+    public func data(atPath path: String) throws(ContentError) -> PackData? {
         guard let entry = entry(forPath: path) else { return nil }
-        return Array(try data(for: entry))
+        do {
+            return try data(for: entry)
+        } catch {
+            throw ContentError(.unreadable, file: path, cause: .pack(error))
+        }
     }
 
     public func files(in folder: String) -> [String] {
@@ -48,46 +82,56 @@ extension Pack: ContentSource {
 }
 
 /// A source folder on disk, as `packtool build` sees it before packing.
+///
+/// Only paths that can name a file of the pack are ever opened (never `..`, an absolute path
+/// or a hidden file), and only regular files are read: a FIFO or device is refused without
+/// waiting on it.
 public struct FolderSource: ContentSource {
+    /// The folder.
     public let root: String
 
+    /// The source folder at `root`.
     public init(root: String) { self.root = root }
 
-    public func contents(of path: String) throws -> [UInt8]? {
-        guard contains(path) else { return nil }
-        return Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)))
-    }
+    private func full(_ path: String) -> String { path.isEmpty ? root : root + "/" + path }
 
-    public func contains(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder) && !isFolder.boolValue
-    }
-
-    public func files(in folder: String) -> [String] {
-        children(of: folder).filter(contains)
-    }
-
-    public func folders(in folder: String) -> [String] {
-        children(of: folder).filter { path in
-            var isFolder: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder) && isFolder.boolValue
+    public func data(atPath path: String) throws(ContentError) -> PackData? {
+        try ContentPath.check(path, file: path, item: nil)
+        do {
+            return PackData(copying: try readRegularFile(full(path)))
+        } catch where error.code == .fileNotFound {
+            return nil
+        } catch {
+            throw ContentError(.unreadable, file: path, cause: .pack(error))
         }
     }
 
-    private func children(of folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root + "/" + folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.map { folder.isEmpty ? $0 : folder + "/" + $0 }.sorted()
+    public func contains(_ path: String) -> Bool {
+        ContentPath.problem(with: path) == nil && SourceFolder.kind(of: full(path)) == .file
+    }
+
+    public func files(in folder: String) -> [String] { children(of: folder, kind: .file) }
+
+    public func folders(in folder: String) -> [String] { children(of: folder, kind: .folder) }
+
+    private func children(of folder: String, kind: SourceFolder.Kind) -> [String] {
+        guard folder.isEmpty || ContentPath.problem(with: folder) == nil else { return [] }
+        return SourceFolder.items(in: full(folder)).filter { $0.kind == kind }.map {
+            folder.isEmpty ? $0.name : folder + "/" + $0.name
+        }
     }
 }
 
 /// Several sources searched in order (a pack and its base pack).
 public struct LayeredSource: ContentSource {
+    /// The sources, the first searched first.
     public let layers: [any ContentSource]
 
+    /// Sources searched in the given order.
     public init(_ layers: [any ContentSource]) { self.layers = layers }
 
-    public func contents(of path: String) throws -> [UInt8]? {
-        for layer in layers { if let found = try layer.contents(of: path) { return found } }
+    public func data(atPath path: String) throws(ContentError) -> PackData? {
+        for layer in layers { if let found = try layer.data(atPath: path) { return found } }
         return nil
     }
 

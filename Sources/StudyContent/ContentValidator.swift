@@ -1,3 +1,4 @@
+import AssetPack
 import Foundation
 
 /// The build-time checks of decks and banks: what `packtool build` runs before packing.
@@ -5,13 +6,16 @@ import Foundation
 /// Decks (`Decks/*.json|tsv|csv`): card ids unique and non-empty, fronts and backs non-empty,
 /// pictures present. Banks (`Banks/ID/bank.json` and its category files): ids of categories,
 /// lessons and questions unique, prompts and choices non-empty, 2 to 6 choices with exactly one
-/// correct, pictures present. Pictures may be in the pack itself or in a base pack.
+/// correct, pictures present, and a source on every question when the bank requires sources.
+/// Pictures may be in the content itself or in a base; every reference must name a file of
+/// the pack (no `..`, absolute path or hidden file). Each problem names its file, line and item.
 public struct ContentValidator {
     /// Where the content is.
     public let content: any ContentSource
     /// Where pictures may be (the content itself and, typically, its base pack).
     public let pictures: any ContentSource
 
+    /// Checks `content`; pictures may also be in `pictures` (a base pack or folder).
     public init(content: any ContentSource, pictures: (any ContentSource)? = nil) {
         self.content = content
         self.pictures = pictures.map { LayeredSource([content, $0]) } ?? content
@@ -22,16 +26,14 @@ public struct ContentValidator {
         var problems: [ContentError] = []
         for path in content.files(in: "Decks") where Deck.extensions.contains(where: { path.lowercased().hasSuffix("." + $0) }) {
             do {
-                problems += check(try Deck.load(path: path, from: content), file: path)
+                problems += try check(Deck.load(path: path, from: content), file: path)
             } catch {
                 problems.append(error)
             }
         }
-        for folder in content.folders(in: "Banks") {
-            let id = String(folder.dropFirst("Banks/".count))
-            guard content.contains(QuestionBank.indexPath(of: id)) else { continue }
+        for id in bankIDs(in: content) {
             do {
-                problems += check(try QuestionBank.load(id: id, from: content))
+                problems += try check(QuestionBank.load(id: id, from: content))
             } catch {
                 problems.append(error)
             }
@@ -39,60 +41,83 @@ public struct ContentValidator {
         return problems
     }
 
-    func check(_ deck: Deck, file: String) -> [ContentError] {
+    /// The ids of the banks in `source` (folders of `Banks/` with a `bank.json`).
+    private func bankIDs(in source: any ContentSource) -> [String] {
+        source.folders(in: "Banks").map { String($0.dropFirst("Banks/".count)) }.filter {
+            source.contains(QuestionBank.indexPath(of: $0))
+        }
+    }
+
+    /// The problem with a picture reference, if any: unsafe, or in neither the pack nor its base.
+    private func pictureProblem(_ picture: String, file: String, line: Int?, item: String) -> ContentError? {
+        if let problem = ContentPath.problem(with: picture) {
+            return ContentError(.unsafeReference, file: file, line: line, item: item, "\"\(picture)\": \(problem)")
+        }
+        guard pictures.contains(picture) else {
+            return ContentError(.missingPicture, file: file, line: line, item: item, picture)
+        }
+        return nil
+    }
+
+    func check(_ deck: Deck, file: String) throws(ContentError) -> [ContentError] {
+        let lines = (try content.data(atPath: file)).map { Deck.cardLines($0, path: file) } ?? []
         var problems: [ContentError] = []
         var seen = Set<String>()
-        for card in deck.cards {
-            if card.id.isEmpty { problems.append(ContentError(.emptyText, file: file, "a card has no id")) }
+        for (index, card) in deck.cards.enumerated() {
+            let line = index < lines.count ? lines[index] : nil
+            if card.id.isEmpty { problems.append(ContentError(.emptyText, file: file, line: line, "a card has no id")) }
             if !card.id.isEmpty, !seen.insert(card.id).inserted {
-                problems.append(ContentError(.duplicateID, file: file, item: card.id))
+                problems.append(ContentError(.duplicateID, file: file, line: line, item: card.id))
             }
             if card.front.trimmingCharacters(in: .whitespaces).isEmpty {
-                problems.append(ContentError(.emptyText, file: file, item: card.id, "front"))
+                problems.append(ContentError(.emptyText, file: file, line: line, item: card.id, "front"))
             }
             if card.back.trimmingCharacters(in: .whitespaces).isEmpty {
-                problems.append(ContentError(.emptyText, file: file, item: card.id, "back"))
+                problems.append(ContentError(.emptyText, file: file, line: line, item: card.id, "back"))
             }
-            if let picture = card.picture, !pictures.contains(picture) {
-                problems.append(ContentError(.missingPicture, file: file, item: card.id, picture))
+            if let picture = card.picture, let problem = pictureProblem(picture, file: file, line: line, item: card.id) {
+                problems.append(problem)
             }
         }
         return problems
     }
 
-    func check(_ bank: QuestionBank) -> [ContentError] {
+    func check(_ bank: QuestionBank) throws(ContentError) -> [ContentError] {
         var problems: [ContentError] = []
         var seen = Set<String>()
         for category in bank.categories {
             let file = QuestionBank.categoryPath(bank: bank.id, category: category.id)
-            func unique(_ id: String) {
-                if !seen.insert(id).inserted { problems.append(ContentError(.duplicateID, file: file, item: id)) }
+            // The line of each item: objects with an "id" come in the order items are visited,
+            // so a repeated id is placed on its own line, not on the first one's.
+            var lines = ItemLines((try content.data(atPath: file)).flatMap { try? JSONValue.parse($0) })
+            func visit(_ id: String) -> Int? {
+                let line = lines.next(id)
+                if !seen.insert(id).inserted { problems.append(ContentError(.duplicateID, file: file, line: line, item: id)) }
+                return line
             }
-            unique(category.id)
-            if let picture = category.picture, !pictures.contains(picture) {
-                problems.append(ContentError(.missingPicture, file: file, item: category.id, picture))
+            let categoryLine = visit(category.id)
+            if let picture = category.picture, let problem = pictureProblem(picture, file: file, line: categoryLine, item: category.id) {
+                problems.append(problem)
             }
             for lesson in category.lessons {
-                unique(lesson.id)
+                _ = visit(lesson.id)
                 for question in lesson.questions {
-                    unique(question.id)
-                    if question.prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                        problems.append(ContentError(.emptyText, file: file, item: question.id, "prompt"))
+                    let at = visit(question.id)
+                    func problem(_ code: ContentError.Code, _ detail: String = "") {
+                        problems.append(ContentError(code, file: file, line: at, item: question.id, detail))
                     }
-                    if !(2...6).contains(question.choices.count) {
-                        problems.append(
-                            ContentError(.choiceCount, file: file, item: question.id, "it has \(question.choices.count)"))
-                    }
+                    if question.prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problem(.emptyText, "prompt") }
+                    if !(2...6).contains(question.choices.count) { problem(.choiceCount, "it has \(question.choices.count)") }
                     let correct = question.choices.filter(\.correct).count
-                    if correct != 1 {
-                        problems.append(
-                            ContentError(.correctAnswers, file: file, item: question.id, "\(correct) are marked correct"))
-                    }
+                    if correct != 1 { problem(.correctAnswers, "\(correct) are marked correct") }
                     if question.choices.contains(where: { $0.text.trimmingCharacters(in: .whitespaces).isEmpty }) {
-                        problems.append(ContentError(.emptyText, file: file, item: question.id, "a choice"))
+                        problem(.emptyText, "a choice")
                     }
-                    if let picture = question.picture, !pictures.contains(picture) {
-                        problems.append(ContentError(.missingPicture, file: file, item: question.id, picture))
+                    if let picture = question.picture, let found = pictureProblem(picture, file: file, line: at, item: question.id) {
+                        problems.append(found)
+                    }
+                    if bank.requiresSources, (question.source ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
+                        problem(.missingSource, "the bank requires a source on every question")
                     }
                 }
             }
@@ -121,17 +146,56 @@ public struct ContentValidator {
         return problems
     }
 
-    /// Every bank in `content` checked against the bank of the same id in `reference`.
+    /// Every bank in `content` checked against the bank of the same id in `reference`. A bank
+    /// that cannot be loaded on either side is reported, never skipped.
     public func compareTranslations(with reference: any ContentSource) -> [ContentError] {
         var problems: [ContentError] = []
-        for folder in content.folders(in: "Banks") {
-            let id = String(folder.dropFirst("Banks/".count))
-            guard content.contains(QuestionBank.indexPath(of: id)), reference.contains(QuestionBank.indexPath(of: id)),
-                let translation = try? QuestionBank.load(id: id, from: content),
-                let original = try? QuestionBank.load(id: id, from: reference)
-            else { continue }
+        for id in bankIDs(in: content) where reference.contains(QuestionBank.indexPath(of: id)) {
+            let translation: QuestionBank
+            let original: QuestionBank
+            do {
+                translation = try QuestionBank.load(id: id, from: content)
+            } catch {
+                problems.append(error)
+                continue
+            }
+            do {
+                original = try QuestionBank.load(id: id, from: reference)
+            } catch {
+                var located = error
+                located.detail = "the reference bank cannot be loaded" + (error.detail.isEmpty ? "" : ": " + error.detail)
+                problems.append(located)
+                continue
+            }
             problems += Self.compareTranslation(translation, reference: original)
         }
         return problems
+    }
+}
+
+/// The lines of the objects with an `"id"` in a JSON tree, handed out in document order.
+private struct ItemLines {
+    private var lines: [String: [Int]] = [:]
+    private var taken: [String: Int] = [:]
+
+    init(_ tree: JSONValue?) {
+        tree.map { collect($0) }
+    }
+
+    private mutating func collect(_ value: JSONValue) {
+        if let id = value["id"]?.string { lines[id, default: []].append(value.line) }
+        switch value.kind {
+        case .array(let values): for value in values { collect(value) }
+        case .object(let members): for member in members { collect(member.value) }
+        default: break
+        }
+    }
+
+    /// The line of the next object with id `id`.
+    mutating func next(_ id: String) -> Int? {
+        let index = taken[id, default: 0]
+        taken[id] = index + 1
+        guard let found = lines[id], index < found.count else { return lines[id]?.last }
+        return found[index]
     }
 }

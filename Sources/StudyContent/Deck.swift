@@ -1,5 +1,5 @@
+import AssetPack
 import Foundation
-import SwiftCSV
 
 /// A flash card. Japanese vocabulary cards also carry kanji, kana, romaji and the rest.
 public struct Card: Sendable, Hashable, Codable {
@@ -90,76 +90,67 @@ public struct Deck: Sendable, Hashable, Codable {
 
     /// Loads the deck file at `path`.
     public static func load(path: String, from source: any ContentSource) throws(ContentError) -> Deck {
-        let bytes: [UInt8]
-        do {
-            guard let found = try source.contents(of: path) else { throw ContentError(.notFound, file: path) }
-            bytes = found
-        } catch let error as ContentError {
-            throw error
-        } catch {
-            throw ContentError(.notFound, file: path, "\(error)")
-        }
-        return try decode(bytes, path: path)
+        try ContentPath.check(path, file: path, item: nil)
+        guard let data = try source.data(atPath: path) else { throw ContentError(.notFound, file: path) }
+        return try decode(data, path: path)
     }
 
     /// Decodes deck bytes; the format follows the extension of `path`.
-    public static func decode(_ bytes: [UInt8], path: String) throws(ContentError) -> Deck {
-        let name = (path as NSString).lastPathComponent
-        let id = (name as NSString).deletingPathExtension
-        switch (name as NSString).pathExtension.lowercased() {
+    public static func decode(_ data: PackData, path: String) throws(ContentError) -> Deck {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let dot = name.lastIndex(of: ".")
+        let id = dot.map { String(name[..<$0]) } ?? name
+        switch dot.map({ name[name.index(after: $0)...].lowercased() }) {
         case "json":
-            do {
-                return try JSONDecoder().decode(Deck.self, from: Data(bytes))
-            } catch {
-                throw ContentError(.malformed, file: path, describe(error))
-            }
+            return try ContentDecoding.decode(Deck.self, from: data, file: path)
         case "tsv", "csv":
-            guard let text = String(validating: bytes, as: UTF8.self) else {
+            guard let text = String(validating: data, as: UTF8.self) else {
                 throw ContentError(.malformed, file: path, "not UTF-8")
             }
-            return try decodeTable(text, delimiter: name.lowercased().hasSuffix("tsv") ? .tab : .comma, id: id, path: path)
+            return try decodeTable(text, delimiter: name.lowercased().hasSuffix("tsv") ? "\t" : ",", id: id, path: path)
         default:
             throw ContentError(.malformed, file: path, "a deck is .json, .tsv or .csv")
         }
     }
 
-    private static func decodeTable(_ text: String, delimiter: CSVDelimiter, id: String, path: String)
+    /// Decodes deck bytes held in an array.
+    public static func decode(_ bytes: [UInt8], path: String) throws(ContentError) -> Deck {
+        try decode(PackData(copying: bytes), path: path)
+    }
+
+    private static func decodeTable(_ text: String, delimiter: Unicode.Scalar, id: String, path: String)
         throws(ContentError) -> Deck
     {
-        let table: CSV<Named>
-        do {
-            table = try CSV<Named>(string: text, delimiter: delimiter, loadColumns: false)
-        } catch {
-            throw ContentError(.malformed, file: path, "\(error)")
-        }
+        let table = try DelimitedText(text, delimiter: delimiter, file: path)
         for required in ["id", "front", "back"] where !table.header.contains(required) {
-            throw ContentError(.malformed, file: path, "no \"\(required)\" column")
+            throw ContentError(.malformed, file: path, line: 1, "no \"\(required)\" column")
         }
-        func optional(_ value: String?) -> String? { value.flatMap { $0.isEmpty ? nil : $0 } }
-        let cards = table.rows.map { row in
-            Card(
-                id: row["id"] ?? "", front: row["front"] ?? "", back: row["back"] ?? "", kanji: optional(row["kanji"]),
-                kana: optional(row["kana"]), romaji: optional(row["romaji"]),
-                meanings: (row["meanings"] ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let columns = Dictionary(table.header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let cards = table.records.map { record in
+            func value(_ column: String) -> String? {
+                columns[column].map { record.fields[$0] }.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            return Card(
+                id: value("id") ?? "", front: value("front") ?? "", back: value("back") ?? "", kanji: value("kanji"),
+                kana: value("kana"), romaji: value("romaji"),
+                meanings: (value("meanings") ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
                     .filter { !$0.isEmpty },
-                partOfSpeech: optional(row["part_of_speech"]), mnemonic: optional(row["mnemonic"]),
-                notes: optional(row["notes"]), picture: optional(row["picture"]))
+                partOfSpeech: value("part_of_speech"), mnemonic: value("mnemonic"), notes: value("notes"),
+                picture: value("picture"))
         }
         return Deck(id: id, title: id, cards: cards)
     }
-}
 
-/// A decoding error in one line: what is wrong and where in the JSON.
-func describe(_ error: any Error) -> String {
-    guard let error = error as? DecodingError else { return "\(error)" }
-    func at(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-        return path.isEmpty ? "" : " at \(path)"
-    }
-    switch error {
-    case .keyNotFound(let key, let context): return "missing \"\(key.stringValue)\"" + at(context)
-    case .typeMismatch(_, let context), .valueNotFound(_, let context): return context.debugDescription + at(context)
-    case .dataCorrupted(let context): return "not valid JSON" + at(context)
-    @unknown default: return "\(error)"
+    /// The line each card starts on in the deck file `data` at `path`, in card order, for
+    /// messages.
+    static func cardLines(_ data: PackData, path: String) -> [Int] {
+        if path.lowercased().hasSuffix(".json") {
+            guard let tree = try? JSONValue.parse(data), case .array(let cards)? = tree["cards"]?.kind else { return [] }
+            return cards.map(\.line)
+        }
+        guard let text = String(validating: data, as: UTF8.self),
+            let table = try? DelimitedText(text, delimiter: path.lowercased().hasSuffix(".tsv") ? "\t" : ",", file: path)
+        else { return [] }
+        return table.records.map(\.line)
     }
 }

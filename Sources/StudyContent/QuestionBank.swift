@@ -19,13 +19,20 @@ public struct Question: Sendable, Hashable, Codable {
     public var explanation: String
     /// A picture's base path in the store, if the question shows one.
     public var picture: String?
+    /// Where the rule the question teaches is stated (a manual's section, a law's section, a
+    /// government page), for authors and reviewers.
+    public var source: String?
 
-    public init(id: String, prompt: String, choices: [Choice], explanation: String, picture: String? = nil) {
+    public init(
+        id: String, prompt: String, choices: [Choice], explanation: String, picture: String? = nil,
+        source: String? = nil
+    ) {
         self.id = id
         self.prompt = prompt
         self.choices = choices
         self.explanation = explanation
         self.picture = picture
+        self.source = source
     }
 
     /// The position of the correct choice (the first, if validation was skipped).
@@ -62,6 +69,8 @@ public struct QuestionBank: Sendable, Hashable {
     public var language: String?
     /// Generated content for scale tests, not real questions.
     public var isSynthetic: Bool
+    /// Whether every question must name its ``Question/source`` (checked at build time).
+    public var requiresSources: Bool
     public var categories: [BankCategory]
 
     /// All questions, in order.
@@ -72,6 +81,7 @@ public struct QuestionBank: Sendable, Hashable {
         var title: String
         var language: String?
         var synthetic: Bool?
+        var requireSources: Bool?
         var categories: [String]
     }
 
@@ -81,14 +91,21 @@ public struct QuestionBank: Sendable, Hashable {
     /// Loads bank `id` from `source`. Through a store, take one ``AssetLibrary/AssetView`` so a
     /// locale swap during loading cannot mix languages.
     public static func load(id: String, from source: any ContentSource) throws(ContentError) -> QuestionBank {
-        let index = try decode(Index.self, at: indexPath(of: id), from: source)
+        let indexPath = indexPath(of: id)
+        try ContentPath.check(indexPath, file: indexPath, item: id)
+        let index = try ContentDecoding.decode(Index.self, at: indexPath, from: source)
         var categories: [BankCategory] = []
         for category in index.categories {
-            categories.append(try decode(BankCategory.self, at: categoryPath(bank: id, category: category), from: source))
+            let path = categoryPath(bank: id, category: category)
+            guard !category.contains("/") else {
+                throw ContentError(.unsafeReference, file: indexPath, item: category, "a category id is one name, without '/'")
+            }
+            try ContentPath.check(path, file: indexPath, item: category)
+            categories.append(try ContentDecoding.decode(BankCategory.self, at: path, from: source))
         }
         return QuestionBank(
             id: index.id, title: index.title, language: index.language, isSynthetic: index.synthetic ?? false,
-            categories: categories)
+            requiresSources: index.requireSources ?? false, categories: categories)
     }
 
     /// The question with `id`, and the category it is in.
@@ -97,21 +114,5 @@ public struct QuestionBank: Sendable, Hashable {
             if let question = category.questions.first(where: { $0.id == id }) { return (category, question) }
         }
         return nil
-    }
-}
-
-/// Reads and decodes one JSON content file.
-func decode<T: Decodable>(_ type: T.Type, at path: String, from source: any ContentSource) throws(ContentError) -> T {
-    let bytes: [UInt8]?
-    do {
-        bytes = try source.contents(of: path)
-    } catch {
-        throw ContentError(.notFound, file: path, "\(error)")
-    }
-    guard let bytes else { throw ContentError(.notFound, file: path) }
-    do {
-        return try JSONDecoder().decode(T.self, from: Data(bytes))
-    } catch {
-        throw ContentError(.malformed, file: path, describe(error))
     }
 }

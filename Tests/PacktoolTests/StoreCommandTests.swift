@@ -24,9 +24,9 @@ struct StoreCommandTests {
         let src = scratch.url("src")
         #expect(
             result.stderr == """
-                packtool: \(src)/Banks/b/c.json: c: missing picture: Images/none.png
-                packtool: \(src)/Banks/b/c.json: q1: empty text: prompt
-                packtool: \(src)/Banks/b/c.json: q1: needs exactly one correct answer: 2 are marked correct
+                packtool: \(src)/Banks/b/c.json:1: c: missing picture: Images/none.png
+                packtool: \(src)/Banks/b/c.json:2: q1: empty text: prompt
+                packtool: \(src)/Banks/b/c.json:2: q1: needs exactly one correct answer: 2 are marked correct
 
                 """)
         #expect(!FileManager.default.fileExists(atPath: scratch.url("x.pack")))

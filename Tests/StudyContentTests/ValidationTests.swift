@@ -44,32 +44,32 @@ struct ValidationTests {
     @Test(
         "bank rules",
         arguments: [
-            ([question("q1"), question("q1")], ContentError(.duplicateID, file: "Banks/b/c.json", item: "q1")),
-            ([question("c")], ContentError(.duplicateID, file: "Banks/b/c.json", item: "c")),
+            ([question("q1"), question("q1")], ContentError(.duplicateID, file: "Banks/b/c.json", line: 1, item: "q1")),
+            ([question("c")], ContentError(.duplicateID, file: "Banks/b/c.json", line: 1, item: "c")),
             (
                 [question("q1", choices: [("a", true), ("b", true)])],
-                ContentError(.correctAnswers, file: "Banks/b/c.json", item: "q1", "2 are marked correct")
+                ContentError(.correctAnswers, file: "Banks/b/c.json", line: 1, item: "q1", "2 are marked correct")
             ),
             (
                 [question("q1", choices: [("a", false), ("b", false), ("c", false)])],
-                ContentError(.correctAnswers, file: "Banks/b/c.json", item: "q1", "0 are marked correct")
+                ContentError(.correctAnswers, file: "Banks/b/c.json", line: 1, item: "q1", "0 are marked correct")
             ),
             (
                 [question("q1", choices: [("a", true)])],
-                ContentError(.choiceCount, file: "Banks/b/c.json", item: "q1", "it has 1")
+                ContentError(.choiceCount, file: "Banks/b/c.json", line: 1, item: "q1", "it has 1")
             ),
             (
                 [question("q1", choices: [("a", true)] + (1...6).map { ("x\($0)", false) })],
-                ContentError(.choiceCount, file: "Banks/b/c.json", item: "q1", "it has 7")
+                ContentError(.choiceCount, file: "Banks/b/c.json", line: 1, item: "q1", "it has 7")
             ),
-            ([question("q1", prompt: "  ")], ContentError(.emptyText, file: "Banks/b/c.json", item: "q1", "prompt")),
+            ([question("q1", prompt: "  ")], ContentError(.emptyText, file: "Banks/b/c.json", line: 1, item: "q1", "prompt")),
             (
                 [question("q1", choices: [("a", true), (" ", false)])],
-                ContentError(.emptyText, file: "Banks/b/c.json", item: "q1", "a choice")
+                ContentError(.emptyText, file: "Banks/b/c.json", line: 1, item: "q1", "a choice")
             ),
             (
                 [question("q1", picture: "Images/nope.png")],
-                ContentError(.missingPicture, file: "Banks/b/c.json", item: "q1", "Images/nope.png")
+                ContentError(.missingPicture, file: "Banks/b/c.json", line: 1, item: "q1", "Images/nope.png")
             ),
         ] as [([String], ContentError)])
     func bankRule(questions: [String], expected: ContentError) throws {
@@ -79,7 +79,7 @@ struct ValidationTests {
     @Test("a category picture must exist; a base pack may supply it")
     func categoryPicture() throws {
         let files = Self.bank([Self.question("q1")], categoryPicture: "Images/c.png")
-        #expect(try problems(files) == [ContentError(.missingPicture, file: "Banks/b/c.json", item: "c", "Images/c.png")])
+        #expect(try problems(files) == [ContentError(.missingPicture, file: "Banks/b/c.json", line: 1, item: "c", "Images/c.png")])
         #expect(try problems(files, base: ["Images/c.png": "png"]).isEmpty)
     }
 
@@ -91,15 +91,15 @@ struct ValidationTests {
         files["Banks/b/c.json"] = #"{"id": "c", "title": "C", "lessons": [{"id": "l"}]}"#
         #expect(
             try problems(files) == [
-                ContentError(.malformed, file: "Banks/b/c.json", "missing \"title\" at .lessons[0]")
+                ContentError(.malformed, file: "Banks/b/c.json", line: 1, "missing \"title\" at .lessons[0]")
             ])
     }
 
     @Test("deck rules", arguments: [
-        (#"[{"id": "1", "front": "a", "back": "b"}, {"id": "1", "front": "c", "back": "d"}]"#, ContentError(.duplicateID, file: "Decks/d.json", item: "1")),
-        (#"[{"id": "1", "front": "", "back": "b"}]"#, ContentError(.emptyText, file: "Decks/d.json", item: "1", "front")),
-        (#"[{"id": "1", "front": "a", "back": " "}]"#, ContentError(.emptyText, file: "Decks/d.json", item: "1", "back")),
-        (#"[{"id": "1", "front": "a", "back": "b", "picture": "Images/x.png"}]"#, ContentError(.missingPicture, file: "Decks/d.json", item: "1", "Images/x.png")),
+        (#"[{"id": "1", "front": "a", "back": "b"}, {"id": "1", "front": "c", "back": "d"}]"#, ContentError(.duplicateID, file: "Decks/d.json", line: 1, item: "1")),
+        (#"[{"id": "1", "front": "", "back": "b"}]"#, ContentError(.emptyText, file: "Decks/d.json", line: 1, item: "1", "front")),
+        (#"[{"id": "1", "front": "a", "back": " "}]"#, ContentError(.emptyText, file: "Decks/d.json", line: 1, item: "1", "back")),
+        (#"[{"id": "1", "front": "a", "back": "b", "picture": "Images/x.png"}]"#, ContentError(.missingPicture, file: "Decks/d.json", line: 1, item: "1", "Images/x.png")),
     ])
     func deckRule(cards: String, expected: ContentError) throws {
         #expect(try problems(["Decks/d.json": #"{"id": "d", "title": "D", "cards": \#(cards)}"#]) == [expected])
@@ -108,10 +108,10 @@ struct ValidationTests {
     @Test("TSV and CSV decks are checked the same way")
     func tableDecks() throws {
         let tsv = "id\tfront\tback\tmeanings\n1\t猫\tcat\tcat; kitty\n1\t犬\tdog\tdog\n"
-        #expect(try problems(["Decks/t.tsv": tsv]) == [ContentError(.duplicateID, file: "Decks/t.tsv", item: "1")])
+        #expect(try problems(["Decks/t.tsv": tsv]) == [ContentError(.duplicateID, file: "Decks/t.tsv", line: 3, item: "1")])
         let csv = "id,front,back\n1,a,\n"
-        #expect(try problems(["Decks/c.csv": csv]) == [ContentError(.emptyText, file: "Decks/c.csv", item: "1", "back")])
-        #expect(try problems(["Decks/x.tsv": "front\tback\na\tb\n"]) == [ContentError(.malformed, file: "Decks/x.tsv", "no \"id\" column")])
+        #expect(try problems(["Decks/c.csv": csv]) == [ContentError(.emptyText, file: "Decks/c.csv", line: 2, item: "1", "back")])
+        #expect(try problems(["Decks/x.tsv": "front\tback\na\tb\n"]) == [ContentError(.malformed, file: "Decks/x.tsv", line: 1, "no \"id\" column")])
         let deck = try Deck.decode(Array(tsv.utf8), path: "Decks/t.tsv")
         #expect(deck.cards[0].meanings == ["cat", "kitty"])
     }

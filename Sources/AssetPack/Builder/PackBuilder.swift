@@ -43,6 +43,11 @@ public struct PackBuilder {
             self.timestamp = timestamp
         }
 
+        /// Checks the options: alignment, timestamp and locale tag.
+        ///
+        /// - Throws: ``PackError/Code/invalidArgument`` or ``PackError/Code/malformedLocale``.
+        public func check() throws(PackError) { _ = try validated() }
+
         /// Checks the options; returns the entries' DOS timestamp.
         func validated() throws(PackError) -> DOSTimestamp {
             guard alignment >= 1, alignment <= 32_768, alignment & (alignment - 1) == 0 else {

@@ -6,7 +6,10 @@
 final class ByteStorage: @unchecked Sendable {
     enum Kind {
         case mapping
+        /// From ``Platform/allocate(byteCount:)`` (C heap: sizes that come from files).
         case heap
+        /// From Swift's allocator (bytes handed in by the caller).
+        case allocated
     }
 
     let base: UnsafeRawPointer?
@@ -41,11 +44,21 @@ final class ByteStorage: @unchecked Sendable {
         return ByteStorage(base: UnsafeRawPointer(pointer), count: min(written, capacity), kind: .heap)
     }
 
+    /// A copy of `bytes` in memory of its own.
+    static func copying<C: Collection<UInt8>>(_ bytes: C) -> ByteStorage {
+        let count = bytes.count
+        guard count > 0 else { return ByteStorage(base: nil, count: 0, kind: .allocated) }
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        UnsafeMutableRawBufferPointer(start: pointer, count: count).copyBytes(from: bytes)
+        return ByteStorage(base: UnsafeRawPointer(pointer), count: count, kind: .allocated)
+    }
+
     deinit {
         guard let base else { return }
         switch kind {
         case .mapping: Platform.unmap(base, count: count)
         case .heap: Platform.deallocate(UnsafeMutableRawPointer(mutating: base))
+        case .allocated: UnsafeMutableRawPointer(mutating: base).deallocate()
         }
     }
 }

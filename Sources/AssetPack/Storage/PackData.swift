@@ -17,6 +17,13 @@ public struct PackData: Sendable, RandomAccessCollection {
         self.count = count
     }
 
+    /// A view of a copy of `bytes`, for content that does not come from a pack (a source folder
+    /// before it is packed, bytes made in memory).
+    public init<C: Collection<UInt8>>(copying bytes: C) {
+        let storage = ByteStorage.copying(bytes)
+        self.init(storage: storage, start: 0, count: storage.count)
+    }
+
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
@@ -62,6 +69,20 @@ public struct PackData: Sendable, RandomAccessCollection {
 import Foundation
 
 extension PackData {
+    /// The bytes as `Data`, without copying them: the `Data` keeps the pack's mapping (or this
+    /// view's buffer) alive for as long as it lives.
+    ///
+    /// - Important: Like Foundation's own mapped `Data` (`Data(contentsOf:options: .alwaysMapped)`),
+    ///   a `Data` over a mapped pack is read-only memory: do not mutate it (the process would
+    ///   crash). Use ``makeData()`` for a copy you may change.
+    public var data: Data {
+        guard count > 0, let base = storage.base else { return Data() }
+        let owner = storage
+        return Data(
+            bytesNoCopy: UnsafeMutableRawPointer(mutating: base + start), count: count,
+            deallocator: .custom { _, _ in withExtendedLifetime(owner) {} })
+    }
+
     /// Copies the bytes into a new `Data` value.
     public func makeData() -> Data {
         withUnsafeBytes { Data($0) }

@@ -43,18 +43,9 @@ extension PackTool {
         @Option(help: "The development-locale pack or folder whose banks this translation must match.")
         var reference: String?
 
-        struct Config: Decodable {
-            var name: String?
-            var locale: String?
-            var contentVersion: String?
-            var alignment: Int?
-            var base: String?
-            var reference: String?
-        }
-
         func run() throws {
             try reportingErrors {
-                let config = try Self.config(in: source)
+                let settings = try PackBuildSettings.load(fromFolder: source)
                 var timestamp: Int64?
                 if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
                     guard let seconds = Int64(epoch), seconds >= 0 else {
@@ -63,14 +54,15 @@ extension PackTool {
                     timestamp = seconds
                 }
                 let relative = { (path: String) in path.hasPrefix("/") ? path : source + "/" + path }
-                let basePath = base ?? config.base.map(relative)
-                let referencePath = reference ?? config.reference.map(relative)
-                try validate(base: basePath, reference: referencePath)
-                var builder = PackBuilder(
-                    options: .init(
-                        name: name ?? config.name, alignment: align ?? config.alignment ?? 16,
-                        locale: locale ?? config.locale, contentVersion: contentVersion ?? config.contentVersion,
-                        timestamp: timestamp))
+                let options = PackBuilder.Options(
+                    name: name ?? settings.name, alignment: align ?? settings.alignment ?? 16,
+                    locale: locale ?? settings.locale, contentVersion: contentVersion ?? settings.contentVersion,
+                    timestamp: timestamp)
+                // The options first: a malformed locale is an error before any content is read.
+                try options.check()
+                try validate(
+                    base: base ?? settings.base.map(relative), reference: reference ?? settings.reference.map(relative))
+                var builder = PackBuilder(options: options)
                 try builder.addFolder(source)
                 let report = try builder.write(to: output)
                 try Output.line(
@@ -80,17 +72,7 @@ extension PackTool {
             }
         }
 
-        static func config(in source: String) throws -> Config {
-            let path = source + "/.pack.json"
-            guard FileManager.default.fileExists(atPath: path) else { return Config() }
-            do {
-                return try JSONDecoder().decode(Config.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-            } catch {
-                throw PackError(.invalidArgument, "cannot read the build settings: \(error)", path: path)
-            }
-        }
-
-        /// Checks decks and banks; prints every problem and fails if there is any.
+        /// Checks decks and banks; prints every problem once and fails if there is any.
         func validate(base: String?, reference: String?) throws {
             let content = FolderSource(root: source)
             var problems = ContentValidator(content: content, pictures: try base.map(contentSource)).validate()
@@ -98,18 +80,19 @@ extension PackTool {
                 problems += ContentValidator(content: content).compareTranslations(with: try contentSource(reference))
             }
             guard !problems.isEmpty else { return }
-            for problem in problems { Output.error("packtool: \(source)/\(problem.description)") }
+            var printed = Set<String>()
+            for problem in problems where printed.insert(problem.description).inserted {
+                Output.error("packtool: \(source)/\(problem.description)")
+            }
             throw ExitCode(1)
         }
     }
 }
 
-/// A pack file or a source folder, as a content source.
+/// A pack file or a source folder, as a content source. Anything else (a FIFO, a device) is
+/// refused as not a regular file, without waiting on it.
 func contentSource(_ path: String) throws -> any ContentSource {
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-        return FolderSource(root: path)
-    }
+    if SourceFolder.kind(of: path) == .folder { return FolderSource(root: path) }
     return try Pack(path: path)
 }
 
