@@ -60,7 +60,8 @@ let package = Package(
         ),
         // What every test target shares: temporary folders, a process runner, seeded bytes.
         .target(name: "TestSupport", dependencies: ["AssetPack"], path: "Tests/TestSupport"),
-        .testTarget(name: "AssetPackTests", dependencies: ["AssetPack", "TestSupport", "CAssetPackZip", "CAssetPackZlib"]),
+        .testTarget(
+            name: "AssetPackTests", dependencies: ["AssetPack", "TestSupport", "CAssetPackZip", "CAssetPackZlib", "packtool"]),
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),

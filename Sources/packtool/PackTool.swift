@@ -45,13 +45,16 @@ enum Output {
         }
     }
 
+    /// Writes one line; control characters in it (from names and metadata in files) are
+    /// escaped, so a line stays one line and carries no terminal escapes.
     static func line(_ text: String) throws {
-        var text = text + "\n"
+        var text = text.escapingControlCharacters + "\n"
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes one line to standard error, escaped as ``line(_:)`` does.
     static func error(_ text: String) {
-        var text = text + "\n"
+        var text = text.escapingControlCharacters + "\n"
         text.withUTF8 { _ = try? write(UnsafeRawBufferPointer($0), to: .standardError) }
     }
 }

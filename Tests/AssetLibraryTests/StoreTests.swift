@@ -1,9 +1,9 @@
-import AssetPack
 import Foundation
 import TestSupport
 import Testing
 
 @testable import AssetLibrary
+@testable import AssetPack
 
 @Suite("The store: hot locale swap, the pack cache")
 struct StoreTests {
@@ -119,4 +119,21 @@ final class ManagedAtomicFlag: @unchecked Sendable {
     private var value = false
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
+
+    @Test("a pack whose index carries a malformed locale is refused by the store, naming the pack")
+    func malformedPackLocale() throws {
+        let scratch = try Scratch()
+        // A pack written by a tool that did not check its locale (the layout step alone): "e!".
+        let entry = PackBuilder.Entry(path: "a.txt", utf8: Array("a.txt".utf8), origin: "a.txt", contents: .bytes([1]))
+        let output = try OutputFile(creating: scratch.url("bad.pack"))
+        _ = try PackBuilder.layOut(
+            [entry], name: "bad", options: .init(locale: "e!"), timestamp: .epoch, into: output)
+        let pack = try Pack(path: scratch.url("bad.pack"))
+        #expect(pack.metadata?.locale == "e!")
+        let store = try AssetStore()
+        let error = #expect(throws: StoreError.self) { try store.mount(pack, priority: 100) }
+        #expect(error?.code == .malformedLocale)
+        #expect(error?.subject == scratch.url("bad.pack"))
+        #expect(store.currentView.packs.isEmpty)
+    }
 }

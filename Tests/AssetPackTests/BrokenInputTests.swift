@@ -6,13 +6,13 @@ import Testing
 
 @Suite("Broken inputs give typed errors")
 struct BrokenInputTests {
-    func samplePack(_ folder: TemporaryFolder) throws -> String {
+    func samplePack(_ folder: Scratch) throws -> String {
         try buildPack(sampleFiles(), at: folder.url("b.pack"), options: .init(name: "b"))
     }
 
     @Test("an empty file is not a zip")
     func emptyFile() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         FileManager.default.createFile(atPath: folder.url("empty.pack"), contents: Data())
         #expect(throws: PackError(.notAZip, "the file is empty", path: folder.url("empty.pack"))) {
             try Pack(path: folder.url("empty.pack"))
@@ -27,7 +27,7 @@ struct BrokenInputTests {
 
     @Test("a pack cut short has no end record", arguments: [1, 10, 500])
     func truncated(cut: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let path = try samplePack(folder)
         let bytes = try fileBytes(path)
         try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: path))
@@ -38,7 +38,7 @@ struct BrokenInputTests {
 
     @Test("a flipped byte in an entry's data fails verify with a CRC mismatch naming the entry")
     func flippedDataByte() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let path = try samplePack(folder)
         let pack = try Pack(path: path)
         let entry = try #require(pack.entry(forPath: "Images/duck.png"))
@@ -53,7 +53,7 @@ struct BrokenInputTests {
 
     @Test("a flipped CRC byte in a local header fails verify: headers disagree")
     func flippedLocalCRC() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let path = try samplePack(folder)
         // The first local header is at 0; its CRC-32 at offset 14.
         let original = try fileBytes(path)[14]
@@ -66,7 +66,7 @@ struct BrokenInputTests {
 
     @Test("a flipped byte in the index fails at open with the index's CRC")
     func flippedIndexByte() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let path = try samplePack(folder)
         let pack = try Pack(path: path)
         let offset = try pack.dataOffset(of: pack.entries[pack.count - 1])
@@ -81,7 +81,7 @@ struct BrokenInputTests {
         "a large index (checksummed while it is parsed) with a flipped byte still fails with the index's CRC",
         arguments: [UInt8(ascii: "["), UInt8(ascii: "7")])
     func flippedLargeIndexByte(target: UInt8) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var builder = PackBuilder()
         for number in 0..<12_000 { try builder.add(path: String(format: "f/%05d.txt", number), contents: [UInt8(number & 0xFF)]) }
         let report = try builder.write(to: folder.url("large.pack"))
@@ -102,7 +102,7 @@ struct BrokenInputTests {
 
     @Test("random bytes that are not a zip")
     func notAZip() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var random = SeededBytes(state: 9)
         FileManager.default.createFile(atPath: folder.url("noise"), contents: Data(random.bytes(100_000)))
         #expect(throws: PackError.self) { try Pack(path: folder.url("noise")) }

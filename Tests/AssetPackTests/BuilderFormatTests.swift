@@ -8,7 +8,7 @@ import Testing
 struct BuilderFormatTests {
     @Test("unzip -t, Python's zipfile and libzip accept the pack and read back the source bytes", arguments: [16, 4096])
     func externalReadersAcceptBuiltPacks(alignment: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = sampleFiles()
         let pack = try buildPack(files, at: folder.url("sample.pack"), options: .init(alignment: alignment))
 
@@ -26,7 +26,7 @@ struct BuilderFormatTests {
 
     @Test("every entry is stored, UTF-8 flagged, without data descriptor, mode 0644, at the DOS epoch")
     func entriesFollowTheContract() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let pack = try buildPack(sampleFiles(), at: folder.url("sample.pack"))
         let python = try ExternalReaders.python(pack)
         for entry in python.entries {
@@ -45,7 +45,7 @@ struct BuilderFormatTests {
 
     @Test("SOURCE_DATE_EPOCH-style timestamps go into every header")
     func timestampOption() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         // 2024-03-29 20:32:32 UTC
         let pack = try buildPack(["a.txt": [1]], at: folder.url("t.pack"), options: .init(timestamp: 1_711_744_352))
         let python = try ExternalReaders.python(pack)
@@ -54,7 +54,7 @@ struct BuilderFormatTests {
 
     @Test("the same folder gives byte-identical packs, whatever the files' modification times")
     func deterministic() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let source = try folder.write(sampleFiles())
         var first = PackBuilder(options: .init(name: "same"))
         try first.addFolder(source)
@@ -71,7 +71,7 @@ struct BuilderFormatTests {
 
     @Test("every entry's data starts at a multiple of the alignment", arguments: [1, 16, 4096, 16384])
     func aligned(alignment: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let pack = try buildPack(sampleFiles(), at: folder.url("a.pack"), options: .init(alignment: alignment))
         let python = try ExternalReaders.python(pack)
         for entry in python.entries { #expect(entry.dataOffset % alignment == 0, "\(entry.name) at \(entry.dataOffset)") }
@@ -83,7 +83,7 @@ struct BuilderFormatTests {
 
     @Test("the index is the last entry, the end record's comment points at it, and it maps every entry")
     func indexDescribesEveryEntry() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = sampleFiles()
         let pack = try buildPack(files, at: folder.url("i.pack"), options: .init(name: "sample", locale: "ru", contentVersion: "7"))
         let python = try ExternalReaders.python(pack)
@@ -119,7 +119,7 @@ struct BuilderFormatTests {
 
     @Test("names are NFC-normalized in the pack")
     func namesAreNormalized() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let decomposed = "cafe\u{301}.txt"
         let pack = try Pack(path: buildPack([decomposed: [1, 2]], at: folder.url("n.pack")))
         #expect(pack.entries.map(\.path) == ["caf\u{E9}.txt", ".pack/index.json"])
@@ -144,11 +144,13 @@ struct BuilderFormatTests {
     func collisions(names: [String], expected: PackError.Code?) throws {
         var builder = PackBuilder()
         for name in names { try builder.add(path: name, contents: [0]) }
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         if let expected {
             let error = try #require(throws: PackError.self) { try builder.write(to: folder.url("c.pack")) }
             #expect(error.code == expected)
-            #expect(error.description.contains(names[0]) || error.description.contains(names[1]))
+            // Both colliding names are in the message (which one comes first depends on sorting).
+            let colliding = names.filter { error.description.contains($0) }
+            #expect(colliding.count >= 2, "\(error)")
             #expect(!FileManager.default.fileExists(atPath: folder.url("c.pack")))
         } else {
             try builder.write(to: folder.url("c.pack"))
@@ -157,7 +159,7 @@ struct BuilderFormatTests {
 
     @Test("collisions between files on disk name both files")
     func collisionInFolderNamesBothFiles() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let source = try folder.write(["Pictures/cat.png": [1], "Pictures/CAT.png": [2]])
         var builder = PackBuilder()
         try builder.addFolder(source)
@@ -185,7 +187,7 @@ struct BuilderFormatTests {
         var builder = PackBuilder()
         try builder.add(path: "a.txt", contents: [1])
         try builder.add(path: "a.txt", contents: [2])
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         #expect(throws: PackError(.duplicateName, "added twice", entry: "a.txt")) {
             try builder.write(to: folder.url("d.pack"))
         }
@@ -193,7 +195,7 @@ struct BuilderFormatTests {
 
     @Test("alignments that are not a power of two up to 32768 are refused", arguments: [0, 3, 24, 65536])
     func badAlignment(alignment: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let error = try #require(throws: PackError.self) {
             try buildPack(["a": [1]], at: folder.url("x.pack"), options: .init(alignment: alignment))
         }
@@ -202,7 +204,7 @@ struct BuilderFormatTests {
 
     @Test("hidden files are skipped; an input folder that does not exist is a clear error")
     func folderWalking() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let source = try folder.write(["a.txt": [1], ".DS_Store": [2], ".git/config": [3], "b/.hidden": [4]])
         var builder = PackBuilder()
         try builder.addFolder(source)
@@ -215,7 +217,7 @@ struct BuilderFormatTests {
 
     @Test("packs with fewer than 65,535 entries carry no Zip64 records")
     func noZip64WhenSmall() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let bytes = try fileBytes(buildPack(sampleFiles(), at: folder.url("s.pack")))
         #expect(!bytes.contains(bytes: [0x50, 0x4B, 6, 6]))  // Zip64 end record
         #expect(!bytes.contains(bytes: [0x50, 0x4B, 6, 7]))  // Zip64 locator

@@ -21,7 +21,7 @@ struct CrashSafetyTests {
 
     @Test("a disk that fills up after N bytes leaves the old pack, for every N")
     func diskFullAtEveryStage() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let destination = folder.url("p.pack")
         try buildPack(Self.files(version: 1), at: destination)
         let old = try fileBytes(destination)
@@ -52,7 +52,7 @@ struct CrashSafetyTests {
 
     @Test("short writes of any size still produce the exact pack", arguments: [1, 7, 4096])
     func shortWrites(maximum: Int) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let reference = try fileBytes(buildPack(Self.files(version: 3), at: folder.url("reference.pack")))
         var builder = PackBuilder(options: .init(name: "reference"))
         for (name, bytes) in Self.files(version: 3) { try builder.add(path: name, contents: bytes) }
@@ -63,7 +63,7 @@ struct CrashSafetyTests {
 
     @Test("a failing fsync is final: the old pack stays, the temporary file goes")
     func fsyncFailure() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let destination = folder.url("p.pack")
         try buildPack(Self.files(version: 1), at: destination)
         let old = try fileBytes(destination)
@@ -79,7 +79,7 @@ struct CrashSafetyTests {
 
     @Test("an input file that changes size between listing and packing is an error")
     func inputChanges() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let source = try folder.write(["a.txt": [1, 2, 3], "b.txt": [4]])
         var builder = PackBuilder()
         try builder.addFolder(source)
@@ -93,7 +93,7 @@ struct CrashSafetyTests {
 
     @Test("files are read ahead on worker threads, but the first failing file in entry order is the one reported")
     func firstFailureInOrder() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         // 500 files (several read-ahead batches) and one over the 4 MiB read-ahead limit.
         var files: [String: [UInt8]] = [:]
         for number in 0..<500 { files[String(format: "f/%03d.txt", number)] = Array("file \(number)".utf8) }
@@ -121,7 +121,7 @@ struct CrashSafetyTests {
 
     @Test("stale temporary files of killed builds are removed by the next build; live ones are kept")
     func staleTemporaries() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let dead = Process()
         dead.executableURL = URL(fileURLWithPath: "/bin/true")
         try dead.run()
@@ -142,13 +142,13 @@ struct CrashSafetyTests {
     @Test("a build killed with SIGKILL at random moments never leaves a torn pack")
     func killedBuilds() throws {
         let trials = Int(ProcessInfo.processInfo.environment["KILL_TRIALS"] ?? "") ?? 20
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let sourceOld = try folder.write(Self.files(version: 5, count: 50), in: "old")
         var big = Self.files(version: 6, count: 1500)
         var bigRandom = SeededBytes(state: 6)
         big["big.bin"] = bigRandom.bytes(6 << 20)
         let sourceNew = try folder.write(big, in: "new")
-        let packtool = Bundle.main.bundleURL.appendingPathComponent("packtool").path
+        let packtool = Packtool.binary
         let destination = folder.url("out/p.pack")
         try FileManager.default.createDirectory(atPath: folder.url("out"), withIntermediateDirectories: true)
         let first = try run(packtool, ["build", sourceNew, "-o", destination, "--name", "p"])
@@ -172,12 +172,19 @@ struct CrashSafetyTests {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let now = try fileBytes(destination)
-            let outcome = now == old ? "old" : now == new ? "new" : "TORN"
+            var outcome = now == old ? "old" : now == new ? "new" : "TORN"
+            // A kill that landed while the pack was being written leaves its temporary file.
+            let temporary = ".p.pack.tmp-\(process.processIdentifier)-"
+            if outcome == "old", try Self.leftovers(folder.url("out"), keep: ["p.pack"]).contains(where: { $0.hasPrefix(temporary) }) {
+                outcome = "old, killed mid-write"
+            }
             outcomes[outcome, default: 0] += 1
             #expect(outcome != "TORN")
             if outcome == "new" { try Data(old).write(to: URL(fileURLWithPath: destination)) }
         }
         print("killed builds: \(trials) trials, outcomes \(outcomes)")
+        // Otherwise the kills all fell before or after the writing, and the test proved nothing.
+        #expect(outcomes["old, killed mid-write", default: 0] > 0, "\(outcomes)")
         // The next build cleans up whatever the killed ones left.
         #expect(try run(packtool, ["build", sourceOld, "-o", destination, "--name", "p"]).status == 0)
         #expect(try Self.leftovers(folder.url("out"), keep: ["p.pack"]) == [])
@@ -185,7 +192,7 @@ struct CrashSafetyTests {
 
     @Test("a pack replaced by rename while mapped: the old reader keeps the old bytes, a new open sees the new pack")
     func replacedWhileMapped() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let path = folder.url("p.pack")
         try buildPack(Self.files(version: 1), at: path)
         let old = try Pack(path: path)
@@ -217,7 +224,7 @@ struct CrashSafetyTests {
 
     @Test("the pread backend turns the same truncation into an I/O error")
     func truncatedUnderReadBackend() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var random = SeededBytes(state: 1)
         let path = try buildPack(["big.bin": random.bytes(1 << 20)], at: folder.url("p.pack"))
         let pack = try Pack(path: path, backend: .read)
@@ -231,7 +238,7 @@ struct CrashSafetyTests {
 
     @Test("8 threads × 100,000 random lookups on one pack return the right bytes")
     func eightThreads() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var random = SeededBytes(state: 8)
         var files: [String: [UInt8]] = [:]
         for index in 0..<3000 { files["cards/\(index % 50)/\(index).json"] = random.bytes(16 + Int(random.next() % 600)) }

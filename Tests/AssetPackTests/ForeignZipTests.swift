@@ -41,7 +41,7 @@ struct ForeignZipTests {
 
     @Test("list, read, verify and extract a zip made by another tool", arguments: Maker.allCases)
     func foreignZip(maker: Maker) throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = Self.contents()
         let source = try folder.write(files)
         let zip = folder.url("foreign.zip")
@@ -72,7 +72,7 @@ struct ForeignZipTests {
 
     @Test("a deflated entry whose data is corrupt is a typed error, not garbage")
     func corruptDeflate() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let source = try folder.write(["text/repetitive.txt": Array(String(repeating: "abcdefgh", count: 4000).utf8)])
         let zip = folder.url("d.zip")
         try Maker.infoZipDeflated.make(source: source, zip: zip)

@@ -8,7 +8,7 @@ import Testing
 struct ReaderTests {
     @Test("a pack opens through its index and returns every entry's bytes")
     func readsEveryEntry() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = sampleFiles()
         let pack = try Pack(path: buildPack(files, at: folder.url("r.pack"), options: .init(name: "r", locale: "en")))
         #expect(pack.hasIndex)
@@ -28,7 +28,7 @@ struct ReaderTests {
 
     @Test("the pread backend reads the same bytes as the mapping")
     func readBackend() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = sampleFiles()
         let path = try buildPack(files, at: folder.url("r.pack"))
         let pack = try Pack(path: path, backend: .read)
@@ -38,7 +38,7 @@ struct ReaderTests {
 
     @Test("views are zero-copy into the mapping and keep it alive after the pack is gone")
     func viewsOutliveThePack() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = sampleFiles()
         let path = try buildPack(files, at: folder.url("v.pack"))
         var view: PackData?
@@ -62,7 +62,7 @@ struct ReaderTests {
 
     @Test("folder listings show files and sub-folders in path order")
     func folderListing() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let pack = try Pack(path: buildPack(sampleFiles(), at: folder.url("l.pack")))
         #expect(pack.contentsOfFolder("").map(\.name) == [".pack", "Decks", "Images", "Lessons", "empty.txt", "notes with spaces.md"])
         #expect(pack.contentsOfFolder("Images").map(\.name) == ["duck.png", "duck@2x.png", "duck@3x~ipad.png"])
@@ -78,7 +78,7 @@ struct ReaderTests {
 
     @Test("entries iterate in pack order, the index last")
     func iteration() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let files = sampleFiles()
         let pack = try Pack(path: buildPack(files, at: folder.url("i.pack")))
         let paths = pack.entries.map(\.path)
@@ -90,7 +90,7 @@ struct ReaderTests {
 
     @Test("one pack read by 8 threads at once returns the right bytes")
     func concurrentReads() async throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var random = SeededBytes(state: 42)
         var files: [String: [UInt8]] = [:]
         for index in 0..<500 { files["f/\(index).bin"] = random.bytes(Int(random.next() % 2000)) }

@@ -4,9 +4,6 @@ import Testing
 @testable import AssetPack
 import TestSupport
 
-/// The shared temporary folder (TestSupport), under the name these tests use.
-typealias TemporaryFolder = Scratch
-
 /// Builds a pack from in-memory files and returns its path.
 @discardableResult
 func buildPack(

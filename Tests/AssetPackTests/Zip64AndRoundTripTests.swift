@@ -8,7 +8,7 @@ import Testing
 struct Zip64AndRoundTripTests {
     @Test("a 70,000-entry pack uses Zip64, opens, reads and verifies; unzip, Python and libzip accept it")
     func seventyThousandEntries() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var builder = PackBuilder(options: .init(name: "big"))
         let count = 70_000
         for index in 0..<count {
@@ -41,7 +41,7 @@ struct Zip64AndRoundTripTests {
 
     @Test("build then extract reproduces the folder exactly")
     func buildThenExtract() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         var random = SeededBytes(state: 7)
         var files = sampleFiles()
         files["media/large video.bin"] = random.bytes(5 * 1024 * 1024 + 123)
@@ -65,9 +65,23 @@ struct Zip64AndRoundTripTests {
         #expect(try readTree(folder.url("partial")) == ["Уроки/Первый урок/вопросы.json": Array("[]".utf8)])
     }
 
+    @Test("extract checks every conflict first: one existing file, and nothing at all is written")
+    func allOrNothing() throws {
+        let folder = try Scratch()
+        let pack = try Pack(path: buildPack(["a.txt": [1], "m/b.txt": [2], "z/c.txt": [3]], at: folder.url("o.pack")))
+        try folder.write(["m/b.txt": [9]], in: "out")
+        let extractor = PackExtractor(pack: pack)
+        let error = #expect(throws: PackError.self) { try extractor.extract(try extractor.select([]), to: folder.url("out")) }
+        #expect(error?.code == .fileExists)
+        #expect(error?.entry == "m/b.txt")
+        #expect(try readTree(folder.url("out")) == ["m/b.txt": [9]])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url("out")).sorted() == ["m"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url("out/m")) == ["b.txt"])
+    }
+
     @Test("extract refuses to overwrite without being asked, and overwrites when asked")
     func overwrite() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let pack = try Pack(path: buildPack(["a.txt": [1, 2, 3]], at: folder.url("o.pack")))
         try folder.write(["a.txt": [9]], in: "out")
         let entries = try PackExtractor(pack: pack).select(["a.txt"])
@@ -80,7 +94,7 @@ struct Zip64AndRoundTripTests {
 
     @Test("extract never follows a symbolic link already in the target")
     func symlinkInTarget() throws {
-        let folder = try TemporaryFolder()
+        let folder = try Scratch()
         let pack = try Pack(path: buildPack(["docs/a.txt": [1], "b.txt": [2]], at: folder.url("s.pack")))
         try FileManager.default.createDirectory(atPath: folder.url("out"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: folder.url("elsewhere"), withIntermediateDirectories: true)

@@ -3,28 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs the built `packtool` binary, as a user would.
-struct Packtool {
-    static let binary: String = {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("packtool").path
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("packtool").path
-    }()
-
-    @discardableResult
-    static func run(_ arguments: String..., environment: [String: String] = [:], in directory: String? = nil) throws -> ProcessResult {
-        try run(arguments, environment: environment, in: directory)
-    }
-
-    /// Runs packtool; SOURCE_DATE_EPOCH from the test's own environment is not passed on.
-    static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> ProcessResult {
-        try TestSupport.run(binary, arguments, environment: environment, removing: ["SOURCE_DATE_EPOCH"], in: directory)
-    }
-}
-
 extension Scratch {
     /// The small pack of the exact-output tests: a/x.txt, a/y z.txt (empty), b.txt.
     func smallPack() throws -> String {
@@ -256,13 +234,8 @@ struct CLITests {
         let scratch = try Scratch()
         try scratch.write("src/docs/readme.txt", String(repeating: "read me ", count: 500))
         try scratch.write("src/b.bin", [0, 1, 2, 3])
-        let zip = Process()
-        zip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        zip.arguments = ["zip", "-9", "-r", "-q", scratch.url("f.zip"), "."]
-        zip.currentDirectoryURL = URL(fileURLWithPath: scratch.url("src"))
-        try zip.run()
-        zip.waitUntilExit()
-        #expect(zip.terminationStatus == 0)
+        let zip = try run("zip", ["-9", "-r", "-q", scratch.url("f.zip"), "."], in: scratch.url("src"))
+        #expect(zip.status == 0, "\(zip.stderr)")
         let path = scratch.url("f.zip")
         #expect(Set(try Packtool.run("ls", path).output.split(separator: "\n")) == ["docs/", "docs/readme.txt", "b.bin"])
         let long = try Packtool.run("ls", "-l", path).output

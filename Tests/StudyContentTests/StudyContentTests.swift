@@ -96,13 +96,8 @@ struct RealContentTests {
     func syntheticBank() throws {
         let scratch = try Scratch()
         let folder = scratch.path + "/synthetic"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: repositoryRoot + "/Scripts/generate-synthetic-bank")
-        process.arguments = [folder]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let generated = try run(repositoryRoot + "/Scripts/generate-synthetic-bank", [folder])
+        #expect(generated.status == 0, "\(generated.stderr)")
         var builder = PackBuilder(options: .init(name: "synthetic", locale: "en"))
         try builder.addFolder(folder)
         try builder.write(to: scratch.path + "/synthetic.pack")

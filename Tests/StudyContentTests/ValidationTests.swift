@@ -128,3 +128,102 @@ struct ValidationTests {
             ])
     }
 }
+
+@Suite("Hostile content: references that leave the pack, broken tables, unreadable files")
+struct HostileContentTests {
+    @Test(
+        "a reference that leaves the pack is an error naming the file, line and item, and is never opened",
+        arguments: ["../outside/secret.png", "/etc/hostname", ".hidden/p.png", "Images/.p.png", "Images/../../outside/secret.png"])
+    func unsafeReferences(picture: String) throws {
+        let scratch = try Scratch()
+        try scratch.write("outside/secret.png", "secret")
+        try scratch.write("source/Images/p.png", "png")
+        for (name, text) in ValidationTests.bank([ValidationTests.question("q1", picture: picture)]) {
+            try scratch.write("source/" + name, text)
+        }
+        let problems = ContentValidator(content: FolderSource(root: scratch.url("source"))).validate()
+        #expect(problems.count == 1)
+        #expect(problems.first?.code == .unsafeReference)
+        #expect(problems.first?.file == "Banks/b/c.json")
+        #expect(problems.first?.line == 1)
+        #expect(problems.first?.item == "q1")
+        // A source folder never reads through such a path, even asked directly.
+        #expect(throws: ContentError.self) { try FolderSource(root: scratch.url("source")).data(atPath: picture) }
+        #expect(!FolderSource(root: scratch.url("source")).contains(picture))
+    }
+
+    @Test("a category id that leaves the bank's folder is an error, never a file read outside")
+    func unsafeCategory() throws {
+        let scratch = try Scratch()
+        try scratch.write("outside.json", #"{"id": "x", "title": "X", "lessons": []}"#)
+        try scratch.write("source/Banks/b/bank.json", #"{"id": "b", "title": "B", "categories": ["../../../outside"]}"#)
+        let problems = ContentValidator(content: FolderSource(root: scratch.url("source"))).validate()
+        #expect(problems.map(\.code) == [.unsafeReference])
+        #expect(problems.first?.file == "Banks/b/bank.json")
+    }
+
+    @Test("table decks: a row of the wrong width or an unterminated quote names its line")
+    func brokenTables() throws {
+        let wide = "id\tfront\tback\n1\ta\tb\n2\ta\tb\textra\n"
+        #expect(throws: ContentError(.malformed, file: "Decks/w.tsv", line: 3, "the row has 4 fields, the header 3")) {
+            try Deck.decode(Array(wide.utf8), path: "Decks/w.tsv")
+        }
+        let narrow = "id,front,back\n1,a,b\n\n2,a\n"
+        #expect(throws: ContentError(.malformed, file: "Decks/n.csv", line: 4, "the row has 2 fields, the header 3")) {
+            try Deck.decode(Array(narrow.utf8), path: "Decks/n.csv")
+        }
+        let open = "id,front,back\n1,\"a, b\",c\n2,\"never closed,c\n3,x,y\n"
+        #expect(throws: ContentError(.malformed, file: "Decks/q.csv", line: 3, "a quoted field opened on this line is never closed")) {
+            try Deck.decode(Array(open.utf8), path: "Decks/q.csv")
+        }
+        // Quoted fields may hold the delimiter, doubled quotes and line breaks.
+        let quoted = "id,front,back\n1,\"a, \"\"b\"\"\",\"two\nlines\"\n2,x,y\n"
+        let deck = try Deck.decode(Array(quoted.utf8), path: "Decks/ok.csv")
+        #expect(deck.cards.map(\.front) == ["a, \"b\"", "x"])
+        #expect(deck.cards.first?.back == "two\nlines")
+    }
+
+    @Test("a deck that cannot be read is 'cannot be read' with the pack's error, not 'not found'")
+    func unreadableDeck() throws {
+        let scratch = try Scratch()
+        let cards = (1...40).map { #"{"id": "\#($0)", "front": "a", "back": "b"}"# }.joined(separator: ", ")
+        try scratch.write("src/Decks/d.json", #"{"id": "d", "title": "D", "cards": [\#(cards)]}"#)
+        #expect(try run("zip", ["-9", "-q", scratch.url("d.zip"), "Decks/d.json"], in: scratch.url("src")).status == 0)
+        // The deflated deck's CRC-32, wrong in both headers alike.
+        var zip = try scratch.bytes("d.zip")
+        let central = try #require(zip.indices.dropLast(4).first { Array(zip[$0..<$0 + 4]) == [0x50, 0x4B, 1, 2] })
+        for offset in [14, central + 16] { zip[offset] ^= 0xFF }
+        try Data(zip).write(to: URL(fileURLWithPath: scratch.url("d.zip")))
+        let pack = try Pack(path: scratch.url("d.zip"))
+        let error = #expect(throws: ContentError.self) { try Deck.load(id: "d", from: pack) }
+        #expect(error?.code == .unreadable)
+        guard case .pack(let cause)? = error?.cause else {
+            Issue.record("no pack error underneath: \(String(describing: error))")
+            return
+        }
+        #expect(cause.code == .crcMismatch)
+        #expect(error?.description.hasPrefix("Decks/d.json: cannot be read: ") == true)
+    }
+
+    @Test("a reference bank that cannot be loaded is reported by the translation check, never skipped")
+    func brokenReference() throws {
+        let scratch = try Scratch()
+        let translation = try Pack(path: scratch.pack("ru", files: ValidationTests.bank([ValidationTests.question("q1")])))
+        var broken = ValidationTests.bank([ValidationTests.question("q1")])
+        broken["Banks/b/c.json"] = "{not json"
+        let reference = try Pack(path: scratch.pack("en", files: broken))
+        let problems = ContentValidator(content: translation).compareTranslations(with: reference)
+        #expect(problems.map(\.code) == [.malformed])
+        #expect(problems.first?.detail.hasPrefix("the reference bank cannot be loaded: not valid JSON") == true)
+    }
+
+    @Test("a bank that requires sources names every question without one")
+    func requiredSources() throws {
+        var files = ValidationTests.bank([ValidationTests.question("q1"), ValidationTests.question("q2")])
+        files["Banks/b/bank.json"] = #"{"id": "b", "title": "B", "requireSources": true, "categories": ["c"]}"#
+        files["Banks/b/c.json"] = files["Banks/b/c.json"]?.replacingOccurrences(
+            of: #""id": "q1", "#, with: #""id": "q1", "source": "Motor Vehicle Act, s. 129", "#)
+        let problems = try ValidationTests().problems(files)
+        #expect(problems == [ContentError(.missingSource, file: "Banks/b/c.json", line: 1, item: "q2", "the bank requires a source on every question")])
+    }
+}

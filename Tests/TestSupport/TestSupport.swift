@@ -51,6 +51,33 @@ public final class Scratch: @unchecked Sendable {
     }
 }
 
+/// Runs the built `packtool` binary, as a user would. Test targets that use it list the
+/// `packtool` target among their dependencies, so `swift test` builds it first.
+public enum Packtool {
+    /// Where the binary is: beside the test bundle.
+    public static let binary: String = {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("packtool").path
+        }
+        #endif
+        return Bundle.main.bundleURL.appendingPathComponent("packtool").path
+    }()
+
+    /// Runs packtool with `arguments`; SOURCE_DATE_EPOCH from the test's own environment is not
+    /// passed on.
+    @discardableResult
+    public static func run(_ arguments: String..., environment: [String: String] = [:], in directory: String? = nil) throws -> ProcessResult {
+        try run(arguments, environment: environment, in: directory)
+    }
+
+    /// Runs packtool with `arguments`.
+    @discardableResult
+    public static func run(_ arguments: [String], environment: [String: String] = [:], in directory: String? = nil) throws -> ProcessResult {
+        try TestSupport.run(binary, arguments, environment: environment, removing: ["SOURCE_DATE_EPOCH"], in: directory)
+    }
+}
+
 /// The result of running a program.
 public struct ProcessResult: Sendable {
     public var status: Int32

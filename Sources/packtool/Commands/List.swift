@@ -63,7 +63,7 @@ func jsonString(_ text: String) -> String {
         case "\n": out += "\\n"
         case "\t": out += "\\t"
         case "\r": out += "\\r"
-        case _ where scalar.value < 0x20:
+        case _ where String.isControl(scalar):
             let digits = String(scalar.value, radix: 16)
             out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
         default: out.unicodeScalars.append(scalar)

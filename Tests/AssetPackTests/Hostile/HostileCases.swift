@@ -369,28 +369,42 @@ func forgeLocalOffsets(_ forge: ZipForge) -> [UInt64] {
     return offsets
 }
 
-/// Opens, lists, reads every entry, verifies and extracts: what the fuzzer runs on each input.
-/// Returns the first error each step gives; must never crash.
+/// Everything a reader may do with an input, whatever it holds: list it, read every entry and
+/// touch every byte (so a view pointing outside the input is caught by AddressSanitizer), look
+/// each entry up and list its folder, verify, synthesize an index, and extract into `target`.
+/// The hostile suite and the fuzzer both run it; it returns the errors met and a checksum of
+/// the bytes read (which the fuzzer uses, so the reads are not optimized away).
+func exercise(_ pack: Pack, extractTo target: String?) -> (errors: [PackError], checksum: Int) {
+    var errors: [PackError] = []
+    var checksum = 0
+    _ = pack.contentsOfFolder("")
+    for entry in pack.entries {
+        do {
+            let bytes = try pack.data(for: entry)
+            checksum &+= bytes.withUnsafeBytes { $0.reduce(0) { $0 &+ Int($1) } }
+        } catch {
+            errors.append(error)
+        }
+        _ = pack.entry(forPath: entry.path)
+        _ = pack.contentsOfFolder(entry.path)
+    }
+    do { try pack.verify() } catch { errors.append(error) }
+    _ = try? pack.synthesizedIndex()
+    if let target {
+        do {
+            let extractor = PackExtractor(pack: pack, overwrite: true)
+            try extractor.extract(try extractor.select([]), to: target)
+        } catch { errors.append(error) }
+    }
+    return (errors, checksum)
+}
+
+/// ``exercise(_:extractTo:)`` on the file at `path`, opened with `backend`.
 @discardableResult
 func exercise(path: String, backend: PackBackend, extractTo target: String?) -> [PackError] {
-    var errors: [PackError] = []
     do {
-        let pack = try Pack(path: path, backend: backend)
-        _ = pack.contentsOfFolder("")
-        for entry in pack.entries {
-            do { _ = try pack.data(for: entry) } catch { errors.append(error) }
-            _ = pack.entry(forPath: entry.path)
-        }
-        do { try pack.verify() } catch { errors.append(error) }
-        _ = try? pack.synthesizedIndex()
-        if let target {
-            do {
-                let extractor = PackExtractor(pack: pack, overwrite: true)
-                try extractor.extract(try extractor.select([]), to: target)
-            } catch { errors.append(error) }
-        }
+        return exercise(try Pack(path: path, backend: backend), extractTo: target).errors
     } catch {
-        errors.append(error)
+        return [error]
     }
-    return errors
 }
