@@ -56,6 +56,7 @@ let package = Package(
             dependencies: [
                 "AssetPack", "AssetLibrary", "CAssetPackZip", "CAssetPackSQLite", "CReferenceReader",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // What every test target shares: temporary folders, a process runner, seeded bytes.

@@ -3,8 +3,19 @@ import Foundation
 enum Report {
     static let peers = ["c-reference", "libzip", "zipfoundation", "filesystem", "sqlite", "infozip"]
 
+    /// What the figures need beside the results, gathered during the run.
+    struct Figures {
+        /// Plain store lookups of a variant's file, per dataset (for the variant figure).
+        var plainLookups: [String: Double] = [:]
+        /// Per dataset, the time to touch a random read's bytes with no lookup (the floor for
+        /// any reader).
+        var touchFloors: [String: Double] = [:]
+        /// Index sizes per dataset, filled in as datasets are opened (for the memory figure).
+        var indexSizes: [String: Int] = [:]
+    }
+
     /// The table: each workload and dataset, ours and every peer with its ratio to ours.
-    static func print(_ results: [BenchResult], quick: Bool, seconds: Double) {
+    static func print(_ results: [BenchResult], figures: Figures, quick: Bool, seconds: Double) {
         var lines: [String] = []
         lines.append("packbench \(quick ? "--quick" : "(full)"): \(String(format: "%.0f", seconds)) s")
         lines.append("| dataset | workload | assetpack | " + peers.joined(separator: " | ") + " |")
@@ -20,7 +31,7 @@ enum Report {
         }
         lines.append("")
         lines.append("Figures to reach:")
-        lines += targets(results)
+        lines += targets(results, figures)
         Swift.print(lines.joined(separator: "\n"))
     }
 
@@ -35,7 +46,7 @@ enum Report {
         results.first { $0.dataset == dataset && $0.workload == workload && $0.system == system }
     }
 
-    static func targets(_ results: [BenchResult]) -> [String] {
+    static func targets(_ results: [BenchResult], _ figures: Figures) -> [String] {
         var lines: [String] = []
         func check(_ label: String, _ ok: Bool?, _ detail: String) {
             guard let ok else { return }
@@ -46,7 +57,7 @@ enum Report {
         {
             check("open 100k ≤ 1/25 of libzip", ours.median_ns * 25 <= libzip.median_ns, String(format: "ours %@, libzip %@ (%.1f×)", format(ours.median_ns), format(libzip.median_ns), libzip.median_ns / ours.median_ns))
             check("open 100k within 2× of the C reference", ours.median_ns <= 2 * c.median_ns, String(format: "%.2f× the C reference", ours.median_ns / c.median_ns))
-            if let rss = ours.rss_bytes, let indexSize = indexSizes[ours.dataset] {
+            if let rss = ours.rss_bytes, let indexSize = figures.indexSizes[ours.dataset] {
                 check("RSS after open 100k ≤ index + 2 MiB", rss <= indexSize + 2 << 20, String(format: "%.1f MiB for a %.1f MiB index", Double(rss) / 1_048_576, Double(indexSize) / 1_048_576))
             }
         }
@@ -57,7 +68,7 @@ enum Report {
             if let ours = value(results, dataset, "build", "assetpack"), let zip = value(results, dataset, "build", "infozip") {
                 check("build ≤ 0.5× zip -0 -r, \(dataset)", ours.median_ns <= 0.5 * zip.median_ns, String(format: "%.2f×", ours.median_ns / zip.median_ns))
             }
-            if let variant = value(results, dataset, "variant-lookup", "assetpack"), let plain = plainLookups[dataset] {
+            if let variant = value(results, dataset, "variant-lookup", "assetpack"), let plain = figures.plainLookups[dataset] {
                 check(
                     "variant lookup ≤ 2× a plain lookup, \(dataset)", variant.median_ns <= 2 * plain,
                     "\(format(variant.median_ns)) against \(format(plain)) (\(String(format: "%.2f", variant.median_ns / plain))×)")
@@ -70,7 +81,7 @@ enum Report {
             for peer in ["filesystem", "libzip"] {
                 if let other = value(results, "tree3k", "random-read", peer) {
                     var detail = String(format: "%.1f×", other.median_ns / ours.median_ns)
-                    if let floor = touchFloors["tree3k"] {
+                    if let floor = figures.touchFloors["tree3k"] {
                         detail += String(
                             format: " (touching the same bytes with no lookup at all takes %@ a read, so no reader can be more than %.1f× faster than %@ here)",
                             format(floor), other.median_ns / floor, peer)
@@ -82,12 +93,3 @@ enum Report {
         return lines
     }
 }
-
-/// Plain store lookups of a variant's file, per dataset (for the variant figure).
-nonisolated(unsafe) var plainLookups: [String: Double] = [:]
-
-/// Per dataset, the time to touch a random read's bytes with no lookup (the floor for any reader).
-nonisolated(unsafe) var touchFloors: [String: Double] = [:]
-
-/// Index sizes per dataset, filled in as datasets are opened (for the memory figure).
-nonisolated(unsafe) var indexSizes: [String: Int] = [:]
