@@ -111,9 +111,10 @@ public struct VariantIndex: Sendable {
     /// The number of base names that have variants.
     public var groupCount: Int { groups.count }
 
-    /// How well a variant fits a request; smaller is better. The order (DESIGN.md): exact scale
-    /// with the idiom, exact scale, the nearest larger scale, then smaller ones; scale wins over
-    /// idiom. Variants for another device are never chosen.
+    /// How well a variant fits a request; smaller is better. The order, Apple's with Android's
+    /// preference for scaling down: exact scale with the idiom, exact scale, the nearest larger
+    /// scale, then smaller ones; scale wins over idiom. Variants for another device are never
+    /// chosen.
     static func rank(_ variant: Variant, scale: Int, idiom: Idiom) -> (Int, Int, Int)? {
         if let own = variant.idiom, own != idiom { return nil }
         let side = variant.scale == scale ? 0 : variant.scale > scale ? 1 : 2
