@@ -51,11 +51,14 @@ final class SourceReader {
             var start = 0
             for (index, source) in sources.enumerated() {
                 guard let source else { continue }
-                let end = start + Int(source.listed.size)
+                // Each file gets one byte more than its size, so one read can tell a file that
+                // has more bytes than listed (see ``SourceFile/load(into:)``).
+                let end = start + Int(source.listed.size) + 1
                 if index % lanes == lane {
                     let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<end])
                     switch source.load(into: part) {
-                    case .success(let crc32): slots[index] = .loaded(UnsafeRawBufferPointer(part), crc32: crc32)
+                    case .success(let crc32):
+                        slots[index] = .loaded(UnsafeRawBufferPointer(rebasing: part.dropLast()), crc32: crc32)
                     case .failure(let error): slots[index] = .failed(error)
                     }
                 }
@@ -91,7 +94,7 @@ final class SourceReader {
                 bytes = 0
             }
             files += 1
-            bytes += source.listed.size
+            bytes += source.listed.size + 1
             largest = max(largest, bytes)
         }
         if boundaries.last != sources.count { boundaries.append(sources.count) }
