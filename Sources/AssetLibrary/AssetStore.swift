@@ -4,7 +4,7 @@ import AssetPack
 /// the current locale's fallback chain.
 ///
 /// ```swift
-/// let store = AssetStore(developmentLocale: "en")
+/// let store = try AssetStore(developmentLocale: "en")
 /// try store.mount(path: "driving-base.pack", priority: AssetStore.basePriority)
 /// try store.mount(path: "driving-en.pack", priority: AssetStore.localePriority)
 /// try store.mount(path: "driving-ru.pack", priority: AssetStore.localePriority)
