@@ -1,13 +1,47 @@
 import AssetPack
+import Foundation
+
+/// Where a mounted pack stands among the others: a higher priority is looked up first.
+///
+/// By convention patch packs stand over locale packs, which stand over base packs; any whole
+/// number is a priority too (`AssetStore.mount(pack, priority: 150)`).
+public struct MountPriority: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByIntegerLiteral,
+    CustomStringConvertible
+{
+    public let rawValue: Int
+
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    public init(integerLiteral value: Int) { rawValue = value }
+
+    /// Base packs (pictures, content shared by every language): 0.
+    public static let base = MountPriority(rawValue: 0)
+    /// Locale packs (one language's content): 100. Among them, the locale chain decides.
+    public static let locale = MountPriority(rawValue: 100)
+    /// Patch packs (fixes over everything): 200.
+    public static let patch = MountPriority(rawValue: 200)
+
+    public static func < (lhs: MountPriority, rhs: MountPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// `base`, `locale`, `patch`, or the number.
+    public var description: String {
+        switch self {
+        case .base: "base"
+        case .locale: "locale"
+        case .patch: "patch"
+        default: String(rawValue)
+        }
+    }
+}
 
 /// Many packs acting as one: patch, locale and base packs, looked up in priority order through
 /// the current locale's fallback chain.
 ///
 /// ```swift
-/// let store = try AssetStore(developmentLocale: "en")
-/// try store.mount(path: "driving-base.pack", priority: AssetStore.basePriority)
-/// try store.mount(path: "driving-en.pack", priority: AssetStore.localePriority)
-/// try store.mount(path: "driving-ru.pack", priority: AssetStore.localePriority)
+/// let store = AssetStore()                                   // development locale: en
+/// try store.mount(contentsOf: baseURL)                       // a base pack: priority .base
+/// try store.mount(contentsOf: englishURL)                    // a locale pack: priority .locale
+/// try store.mount(contentsOf: russianURL)
 /// try store.setLocale("ru")
 /// let hit = store.lookup("Banks/driving-rules/parking.json")    // answered by driving-ru
 /// let picture = store.image(named: "Images/categories/parking.png", scale: 3, idiom: .pad)
@@ -17,12 +51,11 @@ import AssetPack
 /// order. `setLocale` builds the new view and swaps it in under a lock held only for a pointer
 /// swap, so lookups never see a mix of two chains and never wait for a swap's work. Take one
 /// view with ``currentView`` to read several files (a bank's parts) from the same chain.
+///
+/// Packs mounted by path are opened through a process-wide cache keyed by file identity
+/// (device, inode, size, modification time): switching en → ru → en reopens nothing, and a pack
+/// rebuilt under the same path is a new file, never served from the stale entry.
 public final class AssetStore: Sendable {
-    /// Conventional priorities: patch packs over locale packs over base packs.
-    public static let basePriority = 0
-    public static let localePriority = 100
-    public static let patchPriority = 200
-
     /// The locale whose packs are the last fallback before the base packs.
     public let developmentLocale: LocaleTag
 
@@ -35,12 +68,18 @@ public final class AssetStore: Sendable {
 
     private let state: Protected<State>
 
-    /// - Parameter developmentLocale: the locale that holds every resource (Apple's development
-    ///   region), the last fallback of every chain.
-    public init(developmentLocale: String = "en") throws(StoreError) {
-        let development = try LocaleTag(parsing: developmentLocale)
-        self.developmentLocale = development
-        state = Protected(State(view: AssetView(chain: [development], layers: [])))
+    /// A store whose development locale (Apple's development region, the last fallback of every
+    /// chain, the locale that holds every resource) is `developmentLocale`, English by default.
+    public init(developmentLocale: LocaleTag = LocaleTag(language: "en")) {
+        self.developmentLocale = developmentLocale
+        state = Protected(State(view: AssetView(chain: [developmentLocale], layers: [])))
+    }
+
+    /// A store whose development locale is the tag `developmentLocale` (`"en"`, `"pt-BR"`).
+    ///
+    /// - Throws: ``StoreError/Code/malformedLocale`` for a tag that does not parse.
+    public convenience init(developmentLocale: String) throws(StoreError) {
+        self.init(developmentLocale: try LocaleTag(parsing: developmentLocale))
     }
 
     /// The current snapshot: lookups on it all see the same packs, whatever swaps happen meanwhile.
@@ -52,35 +91,53 @@ public final class AssetStore: Sendable {
     /// The locale last set, if any.
     public var locale: LocaleTag? { state.withLock { $0.requested } }
 
-    /// Mounts a pack. Packs of the same priority are ordered by the locale chain; among equals
-    /// the one mounted later wins.
+    /// Mounts a pack. Without a `priority`, a locale pack (one whose index names a locale) gets
+    /// ``MountPriority/locale`` and any other ``MountPriority/base``; patch packs are mounted
+    /// with ``MountPriority/patch`` explicitly. Packs of the same priority are ordered by the
+    /// locale chain; among equals the one mounted later wins.
     ///
     /// - Throws: ``StoreError/Code/malformedLocale`` naming the pack when its index carries a
     ///   locale that is not a well-formed tag (it would otherwise answer for every locale, as a
     ///   base pack does).
-    public func mount(_ pack: Pack, priority: Int, variants: VariantIndex? = nil) throws(StoreError) {
-        let index = variants ?? VariantIndex(pack: pack)
+    public func mount(_ pack: Pack, priority: MountPriority? = nil) throws(StoreError) {
+        try mount(pack, priority: priority, variants: nil)
+    }
+
+    func mount(_ pack: Pack, priority: MountPriority?, variants: VariantIndex?) throws(StoreError) {
         var locale: LocaleTag?
         if let tag = pack.metadata?.locale {
             do {
                 locale = try LocaleTag(tag)
             } catch {
-                throw StoreError(
-                    .malformedLocale, "the pack's index says locale \(error.detail)", subject: pack.path)
+                throw StoreError(.malformedLocale, "the pack's index says locale \(error.detail)", subject: pack.path)
             }
         }
+        let index = variants ?? VariantIndex(pack: pack)
+        let priority = priority ?? (locale == nil ? .base : .locale)
         update { state in
             state.sequence += 1
             state.mounts.append(Mount(pack: pack, priority: priority, sequence: state.sequence, locale: locale, variants: index))
         }
     }
 
-    /// Opens (through `cache`) and mounts the pack at `path`; returns it.
+    /// Opens and mounts the pack at the file URL `url` (see ``mount(_:priority:)``); returns it.
     @discardableResult
-    public func mount(path: String, priority: Int, cache: PackCache = .shared) throws(StoreError) -> Pack {
+    public func mount(contentsOf url: URL, priority: MountPriority? = nil) throws(StoreError) -> Pack {
+        let path: String
+        do {
+            path = try Pack.path(of: url)
+        } catch {
+            throw StoreError(error)
+        }
+        return try mount(path: path, priority: priority)
+    }
+
+    /// Opens and mounts the pack at `path` (see ``mount(_:priority:)``); returns it.
+    @discardableResult
+    public func mount(path: String, priority: MountPriority? = nil) throws(StoreError) -> Pack {
         let entry: PackCache.Entry
         do {
-            entry = try cache.open(path: path)
+            entry = try PackCache.shared.open(path: path)
         } catch {
             throw StoreError(error)
         }
@@ -135,7 +192,7 @@ public final class AssetStore: Sendable {
 /// One mounted pack.
 struct Mount: Sendable {
     let pack: Pack
-    let priority: Int
+    let priority: MountPriority
     let sequence: Int
     let locale: LocaleTag?
     let variants: VariantIndex
@@ -146,7 +203,7 @@ public struct AssetHit: Sendable {
     public let pack: Pack
     public let entry: PackEntry
     /// The answering pack's priority in the store.
-    public let priority: Int
+    public let priority: MountPriority
 
     /// The entry's bytes (zero-copy for mapped packs).
     public func data() throws(StoreError) -> PackData {
@@ -201,8 +258,8 @@ public final class AssetView: Sendable {
     public func lookup(_ path: String) -> AssetHit? {
         for index in layers.indices {
             let pack = layers[index].pack
-            if let number = pack.entryNumber(of: path) {
-                return AssetHit(pack: pack, entry: pack.entry(at: number), priority: layers[index].priority)
+            if let number = pack.entryNumber(forPath: path) {
+                return AssetHit(pack: pack, entry: pack.makeEntry(number), priority: layers[index].priority)
             }
         }
         return nil
@@ -224,7 +281,7 @@ public final class AssetView: Sendable {
         var best: (rank: (Int, Int, Int), variant: VariantIndex.Variant, layer: Int)?
         var taken: UInt32 = 0
         for index in layers.indices {
-            let plain = layers[index].pack.entryNumber(of: name)
+            let plain = layers[index].pack.entryNumber(forPath: name)
             if let group = layers[index].variants.group(of: name, plainEntry: plain) {
                 for variant in layers[index].variants.groups[group] where taken & variant.key == 0 {
                     taken |= variant.key
@@ -243,7 +300,7 @@ public final class AssetView: Sendable {
         guard let best else { return nil }
         let layer = layers[best.layer]
         return ImageHit(
-            hit: AssetHit(pack: layer.pack, entry: layer.pack.entry(at: best.variant.entryNumber), priority: layer.priority),
+            hit: AssetHit(pack: layer.pack, entry: layer.pack.makeEntry(best.variant.entryNumber), priority: layer.priority),
             scale: best.variant.scale, idiom: best.variant.idiom)
     }
 }

@@ -7,12 +7,12 @@ import AssetPack
 /// under the same path (a new file renamed into place) has a new identity and is opened afresh,
 /// never served from the stale entry. Each entry also records the pack's content digest, so
 /// callers can tell whether two files hold the same pack.
-public final class PackCache: Sendable {
+final class PackCache: Sendable {
     /// A pack with what the store needs from it, computed once.
-    public final class Entry: Sendable {
-        public let pack: Pack
-        public let variants: VariantIndex
-        public var digest: String? { pack.metadata?.digest }
+    final class Entry: Sendable {
+        let pack: Pack
+        let variants: VariantIndex
+        var digest: String? { pack.metadata?.digest }
 
         init(pack: Pack) {
             self.pack = pack
@@ -20,11 +20,11 @@ public final class PackCache: Sendable {
         }
     }
 
-    public struct Statistics: Sendable, Equatable {
+    struct Statistics: Sendable, Equatable {
         /// Packs opened and parsed.
-        public var opens = 0
+        var opens = 0
         /// Reopens answered from the cache.
-        public var hits = 0
+        var hits = 0
     }
 
     private struct State {
@@ -34,20 +34,20 @@ public final class PackCache: Sendable {
     }
 
     /// The cache shared by every store in the process.
-    public static let shared = PackCache()
+    static let shared = PackCache()
 
     /// How many packs are kept; the least recently used go first.
-    public let capacity: Int
+    let capacity: Int
     private let state = Protected(State())
 
-    public init(capacity: Int = 64) {
+    init(capacity: Int = 64) {
         self.capacity = capacity
     }
 
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// The pack at `path`, from the cache when the file is the one cached.
-    public func open(path: String, backend: PackBackend = .mapped) throws(PackError) -> Entry {
+    func open(path: String, backend: PackBackend = .mapped) throws(PackError) -> Entry {
         let identity = try FileIdentity(path: path)
         let cached: Entry? = state.withLock { state in
             guard let found = state.entries[identity], found.entry.pack.backend == backend else { return nil }
@@ -72,5 +72,5 @@ public final class PackCache: Sendable {
     }
 
     /// Forgets every cached pack (views already handed out stay valid).
-    public func removeAll() { state.withLock { $0.entries.removeAll() } }
+    func removeAll() { state.withLock { $0.entries.removeAll() } }
 }

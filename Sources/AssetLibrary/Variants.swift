@@ -1,9 +1,19 @@
 import AssetPack
 
-/// The device family an image variant is for: Apple's `~iphone` and `~ipad` suffixes.
+/// The device family an image variant is for.
 public enum Idiom: String, Sendable, Hashable, CaseIterable {
-    case phone = "iphone"
-    case pad = "ipad"
+    /// A phone: files with Apple's `~iphone` suffix.
+    case phone
+    /// A tablet: files with Apple's `~ipad` suffix.
+    case pad
+
+    /// The file name suffix after `~`: `iphone` or `ipad` (case-sensitive, as on Apple platforms).
+    public var suffix: String {
+        switch self {
+        case .phone: "iphone"
+        case .pad: "ipad"
+        }
+    }
 }
 
 /// What a file name says about itself: `Images/duck@2x~ipad.png` is the scale-2, pad variant of
@@ -24,9 +34,9 @@ public struct VariantName: Hashable, Sendable {
         let stemEnd = dot ?? path.endIndex
         var stem = path[nameStart..<stemEnd]
         var idiom: Idiom?
-        for candidate in Idiom.allCases where stem.hasSuffix("~" + candidate.rawValue) {
+        for candidate in Idiom.allCases where stem.hasSuffix("~" + candidate.suffix) {
             idiom = candidate
-            stem = stem.dropLast(candidate.rawValue.count + 1)
+            stem = stem.dropLast(candidate.suffix.count + 1)
         }
         var scale = 1
         var scaleSuffix = false
@@ -49,7 +59,7 @@ public struct VariantName: Hashable, Sendable {
 /// The variant groups of one pack, built once when the pack is mounted: base path → the files
 /// that are scale or device variants of it, the plain file included. Bases without variants are
 /// not stored; a lookup finds such a file by its own path.
-public struct VariantIndex: Sendable {
+struct VariantIndex: Sendable {
     struct Variant: Hashable, Sendable {
         var scale: Int
         var idiom: Idiom?
@@ -70,10 +80,10 @@ public struct VariantIndex: Sendable {
     /// Groups whose plain file is not in the pack (only `@2x`/`@3x` files), by base path.
     private let orphans: [String: Int]
 
-    public init(pack: Pack) {
+    init(pack: Pack) {
         var byBase: [String: [Variant]] = [:]
         for number in 0..<pack.count {
-            let path = pack.entry(at: number).path
+            let path = pack.makeEntry(number).path
             // Cheap pre-check: only names with '@' or '~' can be variants.
             guard path.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "~") }) else { continue }
             let name = VariantName(path: path)
@@ -84,7 +94,7 @@ public struct VariantIndex: Sendable {
         var groupOfPlain = [Int32](repeating: -1, count: byBase.isEmpty ? 0 : pack.count)
         var orphans: [String: Int] = [:]
         for (base, variants) in byBase.sorted(by: { $0.key < $1.key }) {
-            if let plain = pack.entryNumber(of: base) {
+            if let plain = pack.entryNumber(forPath: base) {
                 groupOfPlain[plain] = Int32(groups.count)
                 groups.append(variants + [Variant(scale: 1, idiom: nil, entryNumber: plain)])
             } else {
@@ -109,7 +119,7 @@ public struct VariantIndex: Sendable {
     }
 
     /// The number of base names that have variants.
-    public var groupCount: Int { groups.count }
+    var groupCount: Int { groups.count }
 
     /// How well a variant fits a request; smaller is better. The order, Apple's with Android's
     /// preference for scaling down: exact scale with the idiom, exact scale, the nearest larger

@@ -14,9 +14,9 @@ public protocol ContentSource: Sendable {
     /// Whether the source has the file.
     func contains(_ path: String) -> Bool
     /// Paths of the files directly in `folder`.
-    func files(in folder: String) -> [String]
+    func files(inDirectory folder: String) -> [String]
     /// Paths of the sub-folders directly in `folder`.
-    func folders(in folder: String) -> [String]
+    func subdirectories(inDirectory folder: String) -> [String]
 }
 
 /// The rules for paths content refers to (pictures, category files): the pack's own name rules
@@ -53,12 +53,12 @@ extension AssetView: ContentSource {
 
     public func contains(_ path: String) -> Bool { lookup(path) != nil }
 
-    public func files(in folder: String) -> [String] {
-        Array(Set(packs.flatMap { $0.files(in: folder) })).sorted()
+    public func files(inDirectory folder: String) -> [String] {
+        Array(Set(packs.flatMap { $0.files(inDirectory: folder) })).sorted()
     }
 
-    public func folders(in folder: String) -> [String] {
-        Array(Set(packs.flatMap { $0.folders(in: folder) })).sorted()
+    public func subdirectories(inDirectory folder: String) -> [String] {
+        Array(Set(packs.flatMap { $0.subdirectories(inDirectory: folder) })).sorted()
     }
 }
 
@@ -72,12 +72,12 @@ extension Pack: ContentSource {
         }
     }
 
-    public func files(in folder: String) -> [String] {
-        contentsOfFolder(folder).filter { !$0.isFolder }.map(\.path)
+    public func files(inDirectory folder: String) -> [String] {
+        contentsOfDirectory(atPath: folder).filter { !$0.isDirectory }.map(\.path)
     }
 
-    public func folders(in folder: String) -> [String] {
-        contentsOfFolder(folder).filter(\.isFolder).map(\.path)
+    public func subdirectories(inDirectory folder: String) -> [String] {
+        contentsOfDirectory(atPath: folder).filter(\.isDirectory).map(\.path)
     }
 }
 
@@ -110,9 +110,9 @@ public struct FolderSource: ContentSource {
         ContentPath.problem(with: path) == nil && SourceFolder.kind(of: full(path)) == .file
     }
 
-    public func files(in folder: String) -> [String] { children(of: folder, kind: .file) }
+    public func files(inDirectory folder: String) -> [String] { children(of: folder, kind: .file) }
 
-    public func folders(in folder: String) -> [String] { children(of: folder, kind: .folder) }
+    public func subdirectories(inDirectory folder: String) -> [String] { children(of: folder, kind: .folder) }
 
     private func children(of folder: String, kind: SourceFolder.Kind) -> [String] {
         guard folder.isEmpty || ContentPath.problem(with: folder) == nil else { return [] }
@@ -137,9 +137,9 @@ public struct LayeredSource: ContentSource {
 
     public func contains(_ path: String) -> Bool { layers.contains { $0.contains(path) } }
 
-    public func files(in folder: String) -> [String] { Array(Set(layers.flatMap { $0.files(in: folder) })).sorted() }
+    public func files(inDirectory folder: String) -> [String] { Array(Set(layers.flatMap { $0.files(inDirectory: folder) })).sorted() }
 
-    public func folders(in folder: String) -> [String] {
-        Array(Set(layers.flatMap { $0.folders(in: folder) })).sorted()
+    public func subdirectories(inDirectory folder: String) -> [String] {
+        Array(Set(layers.flatMap { $0.subdirectories(inDirectory: folder) })).sorted()
     }
 }

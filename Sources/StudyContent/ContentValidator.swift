@@ -24,7 +24,7 @@ public struct ContentValidator {
     /// Every problem found, in file order; empty when the content is valid.
     public func validate() -> [ContentError] {
         var problems: [ContentError] = []
-        for path in content.files(in: "Decks") where Deck.extensions.contains(where: { path.lowercased().hasSuffix("." + $0) }) {
+        for path in content.files(inDirectory: "Decks") where Deck.extensions.contains(where: { path.lowercased().hasSuffix("." + $0) }) {
             do {
                 problems += try check(Deck.load(path: path, from: content), file: path)
             } catch {
@@ -43,7 +43,7 @@ public struct ContentValidator {
 
     /// The ids of the banks in `source` (folders of `Banks/` with a `bank.json`).
     private func bankIDs(in source: any ContentSource) -> [String] {
-        source.folders(in: "Banks").map { String($0.dropFirst("Banks/".count)) }.filter {
+        source.subdirectories(inDirectory: "Banks").map { String($0.dropFirst("Banks/".count)) }.filter {
             source.contains(QuestionBank.indexPath(of: $0))
         }
     }

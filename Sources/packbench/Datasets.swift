@@ -41,7 +41,7 @@ struct Dataset: Sendable {
             try names.joined(separator: "\n").write(toFile: root + "/names.txt", atomically: true, encoding: .utf8)
             let dataset = Dataset(name: name, root: root, names: names)
             var builder = PackBuilder(options: .init(name: name))
-            try builder.addFolder(dataset.folder)
+            try builder.addDirectory(atPath: dataset.folder)
             try builder.write(to: dataset.pack)
             guard try runProcess("/usr/bin/zip", ["-0", "-r", "-q", "-X", dataset.zip, "."], in: dataset.folder) == 0 else {
                 throw PackError(.io, "zip -0 failed", path: dataset.zip)

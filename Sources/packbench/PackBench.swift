@@ -91,7 +91,7 @@ extension PackBench {
         func run() throws {
         let stats = try timeRuns(count) {
             var builder = PackBuilder()
-            try builder.addFolder(folder)
+            try builder.addDirectory(atPath: folder)
             try builder.write(to: pack)
         }
         print(format(stats.median))
@@ -105,10 +105,10 @@ extension PackBench {
         @Argument(help: "How many lookups of each kind.") var count = 1_000_000
 
         func run() throws {
-        let store = try AssetStore(developmentLocale: "en")
-        try store.mount(path: pack, priority: 0)
+        let store = AssetStore()
+        try store.mount(path: pack, priority: .base)
         let opened = try Pack(path: pack)
-        let paths = (0..<opened.count).map { opened.entry(at: $0).path }
+        let paths = (0..<opened.count).map { opened.makeEntry($0).path }
         var baseSet = Set<String>()
         for path in paths where VariantName(path: path).basePath != path { baseSet.insert(VariantName(path: path).basePath) }
         let bases = baseSet.sorted()
@@ -327,7 +327,7 @@ struct BenchRun {
             let builds = try timeInterleaved(buildRuns, [
                 {
                     var builder = PackBuilder(options: .init(name: name))
-                    try builder.addFolder(dataset.folder)
+                    try builder.addDirectory(atPath: dataset.folder)
                     try builder.write(to: output + "/built.pack")
                 },
                 {
@@ -348,8 +348,8 @@ struct BenchRun {
 
     /// Variant lookups against plain lookups, and locale swaps, on a store of this dataset.
     mutating func storeBenchmarks(_ dataset: Dataset, names: Names) throws {
-        let store = try AssetStore(developmentLocale: "en")
-        try store.mount(path: dataset.pack, priority: 0)
+        let store = AssetStore()
+        try store.mount(path: dataset.pack, priority: .base)
         // Base names that have variants, and one variant file of each (a plain lookup of the same cost).
         var variantOf: [String: String] = [:]
         for name in names.strings {
@@ -376,10 +376,10 @@ struct BenchRun {
             let path = dataset.root + "/locale-\(locale).pack"
             if !FileManager.default.fileExists(atPath: path) {
                 var builder = PackBuilder(options: .init(name: "\(dataset.name)-\(locale)", locale: locale))
-                try builder.addFolder(dataset.folder)
+                try builder.addDirectory(atPath: dataset.folder)
                 try builder.write(to: path)
             }
-            try store.mount(path: path, priority: AssetStore.localePriority)
+            try store.mount(path: path, priority: .locale)
             locales.append(locale)
         }
         var swap = 0

@@ -3,8 +3,6 @@ import AssetLibrary
 import AssetPack
 import StudyContent
 
-import SystemPackage
-
 @main
 struct PackTool: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,37 +32,12 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
-/// Unbuffered writes to standard output and standard error (through swift-system, which
-/// retries interrupted writes).
-enum Output {
-    static func write(_ bytes: UnsafeRawBufferPointer, to file: FileDescriptor = .standardOutput) throws {
-        do {
-            _ = try file.writeAll(bytes)
-        } catch let error as Errno {
-            throw PackError(.io, "cannot write to standard output: \(error.description)", systemError: error)
-        }
-    }
-
-    /// Writes one line; control characters in it (from names and metadata in files) are
-    /// escaped, so a line stays one line and carries no terminal escapes.
-    static func line(_ text: String) throws {
-        var text = text.escapingControlCharacters + "\n"
-        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
-    }
-
-    /// Writes one line to standard error, escaped as ``line(_:)`` does.
-    static func error(_ text: String) {
-        var text = text.escapingControlCharacters + "\n"
-        text.withUTF8 { _ = try? write(UnsafeRawBufferPointer($0), to: .standardError) }
-    }
-}
-
 /// The pack argument every inspection command takes.
 struct PackArgument: ParsableArguments {
     @Argument(help: "The pack (or any zip file).")
     var pack: String
 
-    func open(backend: PackBackend = .mapped) throws -> Pack {
+    func open(backend: PackBackend = .mapped) throws(PackError) -> Pack {
         try Pack(path: pack, backend: backend)
     }
 }

@@ -84,11 +84,10 @@ struct StoreTests {
     func storesShareCache() throws {
         let scratch = try Scratch()
         let path = try scratch.pack("s", files: ["a.txt": "x"])
-        let cache = PackCache()
-        let one = try AssetStore()
-        let two = try AssetStore()
-        let a = try one.mount(path: path, priority: 0, cache: cache)
-        let b = try two.mount(path: path, priority: 0, cache: cache)
+        let one = AssetStore()
+        let two = AssetStore()
+        let a = try one.mount(path: path)
+        let b = try two.mount(contentsOf: URL(fileURLWithPath: path))
         #expect(a === b)
     }
 

@@ -42,7 +42,7 @@ struct BrokenInputTests {
         let path = try samplePack(folder)
         let pack = try Pack(path: path)
         let entry = try #require(pack.entry(forPath: "Images/duck.png"))
-        let offset = try pack.dataOffset(of: entry)
+        let offset = try pack.zipDetails(of: entry).dataOffset
         let original = try fileBytes(path)[Int(offset) + 100]
         try patchFile(path, at: Int(offset) + 100, with: [original ^ 0x01])
         let error = try #require(throws: PackError.self) { try Pack(path: path).verify() }
@@ -69,7 +69,7 @@ struct BrokenInputTests {
         let folder = try Scratch()
         let path = try samplePack(folder)
         let pack = try Pack(path: path)
-        let offset = try pack.dataOffset(of: pack.entries[pack.count - 1])
+        let offset = try pack.zipDetails(of: pack.indexEntry).dataOffset
         let original = try fileBytes(path)[Int(offset) + 5]
         try patchFile(path, at: Int(offset) + 5, with: [original ^ 0x20])
         let error = try #require(throws: PackError.self) { try Pack(path: path) }
@@ -88,7 +88,7 @@ struct BrokenInputTests {
         #expect(report.indexSize >= UInt64(IndexChecksum.concurrentFrom))
         let path = folder.url("large.pack")
         let pack = try Pack(path: path)
-        let offset = Int(try pack.dataOffset(of: pack.entries[pack.count - 1]))
+        let offset = Int(try pack.zipDetails(of: pack.indexEntry).dataOffset)
         // Turn the middle file's "[" into "{" (the JSON breaks) or a "7" into "8" (it stays valid).
         let bytes = try fileBytes(path)
         let at = try #require(bytes[(offset + Int(report.indexSize) / 2)...].firstIndex(of: target))

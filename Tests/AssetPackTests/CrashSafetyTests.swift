@@ -82,7 +82,7 @@ struct CrashSafetyTests {
         let folder = try Scratch()
         let source = try folder.write(["a.txt": [1, 2, 3], "b.txt": [4]])
         var builder = PackBuilder()
-        try builder.addFolder(source)
+        try builder.addDirectory(atPath: source)
         try Data([9, 9, 9, 9, 9]).write(to: URL(fileURLWithPath: source + "/a.txt"))
         let error = try #require(throws: PackError.self) { try builder.write(to: folder.url("c.pack")) }
         #expect(error.code == .fileChanged)
@@ -101,7 +101,7 @@ struct CrashSafetyTests {
         files["f/big.bin"] = random.bytes(5 << 20)
         let source = try folder.write(files)
         var builder = PackBuilder()
-        try builder.addFolder(source)
+        try builder.addDirectory(atPath: source)
         let built = try builder.write(to: folder.url("ok.pack"))
         #expect(built.metadata.entryCount == 501)
         let pack = try Pack(path: folder.url("ok.pack"))

@@ -52,9 +52,9 @@ struct ForeignZipTests {
         let fileEntries = pack.entries.filter { !$0.isDirectory }
         #expect(Set(fileEntries.map(\.path)) == Set(files.keys))
         if maker == .infoZipDeflated || maker == .pythonDeflated {
-            #expect(pack.entry(forPath: "text/repetitive.txt")?.method == 8)
+            #expect(pack.entry(forPath: "text/repetitive.txt")?.compression == .deflated)
         } else {
-            #expect(pack.entries.allSatisfy { $0.method == 0 })
+            #expect(pack.entries.allSatisfy { $0.compression == .stored })
         }
         for (name, bytes) in files { #expect(try Array(pack.data(forPath: name)) == bytes, "\(name)") }
         try pack.verify()
@@ -78,7 +78,7 @@ struct ForeignZipTests {
         try Maker.infoZipDeflated.make(source: source, zip: zip)
         let pack = try Pack(path: zip)
         let entry = try #require(pack.entry(forPath: "text/repetitive.txt"))
-        let offset = Int(try pack.dataOffset(of: entry))
+        let offset = Int(try pack.zipDetails(of: entry).dataOffset)
         try patchFile(zip, at: offset + 2, with: [0xFF, 0xFF, 0xFF, 0xFF])
         let error = try #require(throws: PackError.self) { try Pack(path: zip).data(forPath: "text/repetitive.txt") }
         #expect([PackError.Code.inflateFailed, .crcMismatch, .sizeMismatch].contains(error.code))

@@ -14,7 +14,11 @@ struct ReaderTests {
         #expect(pack.hasIndex)
         #expect(pack.metadata?.name == "r")
         #expect(pack.metadata?.locale == "en")
-        #expect(pack.count == files.count + 1)
+        // The content only: the index is reachable through metadata and indexData().
+        #expect(pack.count == files.count)
+        #expect(pack.entry(forPath: ".pack/index.json") == nil)
+        #expect(!pack.contains(".pack/index.json"))
+        #expect(try pack.indexData()?.count ?? 0 > 100)
         for (name, bytes) in files {
             #expect(try Array(pack.data(forPath: name)) == bytes, "\(name)")
             #expect(pack.entry(forPath: name)?.size == UInt64(bytes.count))
@@ -47,9 +51,9 @@ struct ReaderTests {
             let pack = try Pack(path: path)
             view = try pack.data(forPath: "Images/duck@2x.png")
             let entry = try #require(pack.entry(forPath: "Images/duck@2x.png"))
-            let offset = try pack.dataOffset(of: entry)
+            let offset = try pack.zipDetails(of: entry).dataOffset
             let index = try #require(try pack.indexData())
-            let indexOffset = try pack.dataOffset(of: pack.entries[pack.count - 1])
+            let indexOffset = try pack.zipDetails(of: pack.indexEntry).dataOffset
             // Both views point into the same mapping, each at its entry's offset from the start.
             mappedBase = view?.withUnsafeBytes { $0.baseAddress! - Int(offset) }
             let indexBase = index.withUnsafeBytes { $0.baseAddress! - Int(indexOffset) }
@@ -64,27 +68,30 @@ struct ReaderTests {
     func folderListing() throws {
         let folder = try Scratch()
         let pack = try Pack(path: buildPack(sampleFiles(), at: folder.url("l.pack")))
-        #expect(pack.contentsOfFolder("").map(\.name) == [".pack", "Decks", "Images", "Lessons", "empty.txt", "notes with spaces.md"])
-        #expect(pack.contentsOfFolder("Images").map(\.name) == ["duck.png", "duck@2x.png", "duck@3x~ipad.png"])
-        #expect(pack.contentsOfFolder("Images/").allSatisfy { !$0.isFolder })
-        let lessons = pack.contentsOfFolder("Lessons")
+        #expect(pack.contentsOfDirectory(atPath: "").map(\.name) == ["Decks", "Images", "Lessons", "empty.txt", "notes with spaces.md"])
+        #expect(pack.contentsOfDirectory(atPath: ".pack").isEmpty)
+        #expect(pack.contentsOfDirectory(atPath: "Images").map(\.name) == ["duck.png", "duck@2x.png", "duck@3x~ipad.png"])
+        #expect(pack.contentsOfDirectory(atPath: "Images/").allSatisfy { !$0.isDirectory })
+        let lessons = pack.contentsOfDirectory(atPath: "Lessons")
         #expect(lessons.map(\.name) == ["Урок 1.txt", "日本語"])
-        #expect(lessons.map(\.isFolder) == [false, true])
+        #expect(lessons.map(\.isDirectory) == [false, true])
         #expect(lessons[1].path == "Lessons/日本語")
-        #expect(pack.contentsOfFolder("Lessons/日本語").map(\.path) == ["Lessons/日本語/ひらがな.txt"])
-        #expect(pack.contentsOfFolder("Nope").isEmpty)
-        #expect(pack.contentsOfFolder("Image").isEmpty)
+        #expect(pack.contentsOfDirectory(atPath: "Lessons/日本語").map(\.path) == ["Lessons/日本語/ひらがな.txt"])
+        #expect(pack.contentsOfDirectory(atPath: "Nope").isEmpty)
+        #expect(pack.contentsOfDirectory(atPath: "Image").isEmpty)
     }
 
-    @Test("entries iterate in pack order, the index last")
+    @Test("entries iterate in pack order; the zip's own entries end with the index")
     func iteration() throws {
         let folder = try Scratch()
         let files = sampleFiles()
         let pack = try Pack(path: buildPack(files, at: folder.url("i.pack")))
         let paths = pack.entries.map(\.path)
-        #expect(paths == files.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.map {
+        let sorted = files.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }.map {
             String(decoding: $0, as: UTF8.self)
-        } + [".pack/index.json"])
+        }
+        #expect(paths == sorted)
+        #expect(pack.zipEntries.map(\.path) == sorted + [".pack/index.json"])
         #expect(pack.entries.map(\.entryNumber) == Array(0..<pack.count))
     }
 
@@ -116,5 +123,5 @@ struct ReaderTests {
 }
 
 extension Pack {
-    func verifiedBytes() throws -> UInt64 { entries.reduce(0) { $0 + $1.size } }
+    func verifiedBytes() throws -> UInt64 { zipEntries.reduce(0) { $0 + $1.size } }
 }

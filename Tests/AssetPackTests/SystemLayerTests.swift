@@ -47,11 +47,11 @@ struct SystemLayerTests {
         // The builder refuses the same, whether named one by one or met in a source folder.
         var builder = PackBuilder()
         #expect(throws: PackError(.notRegularFile, "it is a FIFO", path: fifo)) {
-            try builder.add(path: "pipe", contentsOf: fifo)
+            try builder.add(path: "pipe", contentsOfFile: fifo)
         }
         try scratch.write("source/a.txt", "a")
         #expect(try run("mkfifo", [scratch.url("source/pipe")]).status == 0)
-        let error = #expect(throws: PackError.self) { try builder.addFolder(scratch.url("source")) }
+        let error = #expect(throws: PackError.self) { try builder.addDirectory(atPath: scratch.url("source")) }
         #expect(error?.code == .notRegularFile)
         #expect(error?.path == scratch.url("source/pipe"))
     }
@@ -60,7 +60,7 @@ struct SystemLayerTests {
     func procFiles() throws {
         let scratch = try Scratch()
         var builder = PackBuilder()
-        try builder.add(path: "status", contentsOf: "/proc/self/status")
+        try builder.add(path: "status", contentsOfFile: "/proc/self/status")
         let error = #expect(throws: PackError.self) { try builder.write(to: scratch.url("p.pack")) }
         #expect(error?.code == .sizeMismatch)
         #expect(error?.path == "/proc/self/status")
@@ -69,7 +69,7 @@ struct SystemLayerTests {
         try scratch.write("source/a.txt", "a")
         try FileManager.default.createSymbolicLink(atPath: scratch.url("source/cpu"), withDestinationPath: "/proc/cpuinfo")
         var folder = PackBuilder()
-        try folder.addFolder(scratch.url("source"))
+        try folder.addDirectory(atPath: scratch.url("source"))
         #expect(throws: PackError.self) { try folder.write(to: scratch.url("q.pack")) }
     }
 

@@ -40,3 +40,8 @@ func patchFile(_ path: String, at offset: Int, with bytes: [UInt8]) throws {
 
 /// Whether a tool is installed (tests that need it say so by failing, not skipping).
 func which(_ tool: String) -> Bool { (try? run("sh", ["-c", "command -v \(tool)"]))?.status == 0 }
+
+extension Pack {
+    /// The pack's own index entry (the last zip entry), which the content surface leaves out.
+    var indexEntry: PackEntry { zipEntries[zipEntries.count - 1] }
+}

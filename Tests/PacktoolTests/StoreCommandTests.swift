@@ -72,7 +72,7 @@ struct StoreCommandTests {
                 locale chain:    ru-RU → ru → en → base packs
                 answer:          Images/p@3x~ipad.png
                 from:            \(packs[0]) (base, base pack, priority 0)
-                scale:           3, idiom ipad
+                scale:           3, idiom pad
                 size:            6 bytes
 
                 """)
@@ -82,8 +82,9 @@ struct StoreCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stderr == "packtool: no such asset \"Images/none.png\": no pack in the chain has it or a variant of it\n")
         let badLocale = try Packtool.run(["resolve"] + packs + ["--locale", "r!", "Images/p.png"])
-        #expect(badLocale.status == 1)
-        #expect(badLocale.stderr == "packtool: malformed locale tag \"r!\": subtags are 1 to 8 ASCII letters or digits\n")
+        // A malformed option is a usage error (exit 64), before any pack is opened.
+        #expect(badLocale.status == 64)
+        #expect(badLocale.stderr.hasPrefix("Error: The value 'r!' is invalid for '--locale <locale>': subtags are 1 to 8 ASCII letters or digits\n"))
 
         let shown = try Packtool.run(["show"] + packs + ["--locale", "ru", "--then-locale", "en", "bank", "b", "--item", "q1"])
         #expect(shown.status == 0, "\(shown.stderr)")

@@ -16,7 +16,7 @@ extension Scratch {
         let source = repositoryRoot + "/Packs/" + name
         let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: source + "/.pack.json"))) as? [String: Any]
         var builder = PackBuilder(options: .init(name: name, locale: settings?["locale"] as? String))
-        try builder.addFolder(source)
+        try builder.addDirectory(atPath: source)
         try builder.write(to: path + "/" + name + ".pack")
         return path + "/" + name + ".pack"
     }
@@ -28,9 +28,9 @@ struct RealContentTests {
     func drivingBank() throws {
         let scratch = try Scratch()
         let store = try AssetStore(developmentLocale: "en")
-        try store.mount(path: scratch.packReal("driving-base"), priority: AssetStore.basePriority)
-        try store.mount(path: scratch.packReal("driving-en"), priority: AssetStore.localePriority)
-        try store.mount(path: scratch.packReal("driving-ru"), priority: AssetStore.localePriority)
+        try store.mount(path: scratch.packReal("driving-base"), priority: .base)
+        try store.mount(path: scratch.packReal("driving-en"), priority: .locale)
+        try store.mount(path: scratch.packReal("driving-ru"), priority: .locale)
         for (locale, title) in [("ru", "Правила дорожного движения"), ("en", "Driving rules")] {
             try store.setLocale(locale)
             let bank = try QuestionBank.load(id: "driving-rules", from: store.currentView)
@@ -87,8 +87,8 @@ struct RealContentTests {
             let picture = try #require(card.picture)
             for scale in 1...3 { #expect(store.image(named: picture, scale: scale)?.scale == scale, "\(picture) @\(scale)x") }
         }
-        #expect(pack.files(in: "Strokes/latin").count == 26)
-        #expect(pack.files(in: "Strokes/cyrillic").count == 33)
+        #expect(pack.files(inDirectory: "Strokes/latin").count == 26)
+        #expect(pack.files(inDirectory: "Strokes/cyrillic").count == 33)
         #expect(ContentValidator(content: pack).validate().isEmpty)
     }
 
@@ -99,7 +99,7 @@ struct RealContentTests {
         let generated = try run(repositoryRoot + "/Scripts/generate-synthetic-bank", [folder])
         #expect(generated.status == 0, "\(generated.stderr)")
         var builder = PackBuilder(options: .init(name: "synthetic", locale: "en"))
-        try builder.addFolder(folder)
+        try builder.addDirectory(atPath: folder)
         try builder.write(to: scratch.path + "/synthetic.pack")
         let pack = try Pack(path: scratch.path + "/synthetic.pack")
         let bank = try QuestionBank.load(id: "synthetic", from: pack)

@@ -1,10 +1,11 @@
+import Foundation
 import SystemPackage
 
 /// Builds a pack: a standard, uncompressed, deterministic, aligned zip with a JSON index.
 ///
 /// ```swift
 /// var builder = PackBuilder(options: .init(name: "letters", alignment: 16))
-/// try builder.addFolder("Packs/letters")
+/// try builder.addDirectory(atPath: "Packs/letters")
 /// try builder.add(path: "notes/extra.txt", contents: Array("hello".utf8))
 /// let report = try builder.write(to: "out/letters.pack")
 /// ```
@@ -103,11 +104,16 @@ public struct PackBuilder {
         try add(path: path, origin: path, contents: .bytes(Array(contents)))
     }
 
+    /// Adds an entry whose bytes are read from the file at `url` when the pack is written.
+    public mutating func add(path: String, contentsOf url: URL) throws(PackError) {
+        try add(path: path, contentsOfFile: try filePath(of: url))
+    }
+
     /// Adds an entry whose bytes are read from `file` when the pack is written.
     ///
     /// - Throws: ``PackError/Code/notRegularFile`` unless `file` is a regular file (a symbolic
     ///   link to one is followed).
-    public mutating func add(path: String, contentsOf file: String) throws(PackError) {
+    public mutating func add(path: String, contentsOfFile file: String) throws(PackError) {
         let status: Stat
         switch Platform.system({ try FilePath(file).stat() }) {
         case .success(let found): status = found
@@ -119,13 +125,19 @@ public struct PackBuilder {
         try add(path: path, origin: file, contents: .file(SourceFile(path: file, listed: FileIdentity(status))))
     }
 
-    /// Adds every regular file under `folder`, named by its path relative to `folder`.
+    /// Adds every regular file under the directory at `url`, named by its path relative to it
+    /// (see ``addDirectory(atPath:)``).
+    public mutating func addDirectory(at url: URL) throws(PackError) {
+        try addDirectory(atPath: try filePath(of: url))
+    }
+
+    /// Adds every regular file under `directory`, named by its path relative to `directory`.
     ///
     /// Hidden files and folders (names starting with `.`, such as `.DS_Store` or `.git`) are
     /// skipped. Symbolic links are followed; a link that leads back into a folder being walked
     /// is an error.
-    public mutating func addFolder(_ folder: String) throws(PackError) {
-        for file in try FolderWalker.files(in: folder) {
+    public mutating func addDirectory(atPath directory: String) throws(PackError) {
+        for file in try FolderWalker.files(in: directory) {
             try add(path: file.relativePath, origin: file.source.path, contents: .file(file.source))
         }
     }
@@ -143,6 +155,18 @@ public struct PackBuilder {
             throw PackError(.unsafeName, "the .pack/ folder is reserved for the index", entry: path)
         }
         entries.append(Entry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
+    }
+
+    /// Writes the pack to the file URL `url` atomically and checks it (see ``write(to:)-(String)``).
+    @discardableResult
+    public func write(to url: URL) throws(PackError) -> Report {
+        try write(to: try filePath(of: url))
+    }
+
+    /// Writes the pack to `destination` atomically and checks it (see ``write(to:)-(String)``).
+    @discardableResult
+    public func write(to destination: FilePath) throws(PackError) -> Report {
+        try write(to: destination.string)
     }
 
     /// Writes the pack to `destination` atomically and checks it.

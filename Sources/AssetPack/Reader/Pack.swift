@@ -1,11 +1,18 @@
+import Foundation
+import SystemPackage
+
 /// An opened pack: a read-only, memory-mapped zip with O(1) lookup by path.
 ///
 /// ```swift
-/// let pack = try Pack(path: "letters.pack")
+/// let pack = try Pack(contentsOf: url)                           // or Pack(path:)
 /// let bytes = try pack.data(forPath: "Images/latin/a@2x.png")   // zero-copy view
-/// let png = bytes.makeData()                                     // an explicit copy, when needed
-/// for item in pack.contentsOfFolder("Decks") { print(item.name) }
+/// let png = bytes.data                                           // Data, still no copy
+/// for item in pack.contentsOfDirectory(atPath: "Decks") { print(item.name) }
 /// ```
+///
+/// What a pack shows is its content: ``count``, ``entries``, lookups and directory listings
+/// leave out the pack's own index (`.pack/index.json`), which ``metadata`` and ``indexData()``
+/// give instead.
 ///
 /// Opening a pack written by the builder reads only the end of the file and the JSON index
 /// that the end record's comment points to; it never walks the central directory. It checks the
@@ -51,6 +58,20 @@ public final class Pack: Sendable {
         }
     }
 
+    /// Opens the pack at a file URL (one from `Bundle.module.url(forResource:withExtension:)`,
+    /// say).
+    ///
+    /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL, or what
+    ///   ``init(path:backend:)`` throws.
+    public convenience init(contentsOf url: URL, backend: PackBackend = .mapped) throws(PackError) {
+        try self.init(path: try filePath(of: url), backend: backend)
+    }
+
+    /// Opens the pack at `path`.
+    public convenience init(path: FilePath, backend: PackBackend = .mapped) throws(PackError) {
+        try self.init(path: path.string, backend: backend)
+    }
+
     /// Opens a pack held in memory (downloaded, or embedded); the bytes are copied once.
     ///
     /// - Parameter name: how errors name this pack.
@@ -74,14 +95,18 @@ public final class Pack: Sendable {
     /// The size of the pack file in bytes.
     public var fileSize: UInt64 { source.size }
 
-    /// The number of entries, the index entry included.
-    public var count: Int { table.count }
+    /// The number of content entries (the pack's own index is not one of them).
+    public var count: Int { hasIndex ? table.count - 1 : table.count }
 
     /// Whether the pack has our index (`false` for other zips).
     public var hasIndex: Bool { metadata != nil }
 
-    /// All entries in pack order (the order of the central directory).
-    public var entries: Entries { Entries(pack: self) }
+    /// The content entries in pack order (the order of the central directory).
+    public var entries: Entries { Entries(pack: self, entryCount: count) }
+
+    /// Every zip entry in pack order, the pack's own index included (for tools that show the
+    /// zip as it is).
+    package var zipEntries: Entries { Entries(pack: self, entryCount: table.count) }
 
     /// The entry at `path`, if there is one. O(1).
     ///
@@ -121,24 +146,37 @@ public final class Pack: Sendable {
 
     // MARK: - Internals shared with listing and verification
 
-    func entryNumber(forPath path: String) -> Int? {
-        var path = path
-        if let found = path.withUTF8({ table.lookup(UnsafeRawBufferPointer($0)) }) { return found }
-        guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
-        var normalized = path.precomposedStringWithCanonicalMapping
-        guard !normalized.utf8.elementsEqual(path.utf8) else { return nil }
-        return normalized.withUTF8 { table.lookup(UnsafeRawBufferPointer($0)) }
+    /// The bytes of the zip entry at `path`, the pack's own index included (for tools that show
+    /// the zip as it is: `packtool cat PACK .pack/index.json`).
+    package func zipData(forPath path: String) throws(PackError) -> PackData {
+        guard let number = path.utf8.elementsEqual(PackPath.indexPath.utf8) && hasIndex ? table.count - 1 : entryNumber(forPath: path)
+        else { throw PackError(.entryNotFound, path: self.path, entry: path) }
+        return try data(entryNumber: number)
     }
 
-    func makeEntry(_ number: Int) -> PackEntry {
+    /// The entry number of the content entry at `path` (never the pack's index): O(1), no
+    /// allocation.
+    package func entryNumber(forPath path: String) -> Int? {
+        var path = path
+        let found: Int?
+        if let exact = path.withUTF8({ table.lookup(UnsafeRawBufferPointer($0)) }) {
+            found = exact
+        } else {
+            guard path.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+            var normalized = path.precomposedStringWithCanonicalMapping
+            guard !normalized.utf8.elementsEqual(path.utf8) else { return nil }
+            found = normalized.withUTF8 { table.lookup(UnsafeRawBufferPointer($0)) }
+        }
+        guard let found, found < count else { return nil }
+        return found
+    }
+
+    /// The entry with number `number` (any zip entry, the index included).
+    package func makeEntry(_ number: Int) -> PackEntry {
         let record = table.record(number)
-        let localHeaderOffset = table.localHeaderOffset(number)
         return PackEntry(
-            pathBytes: table.pathBytes(number), entryNumber: number, size: record.size,
-            compressedSize: table.compressedSize(number), crc32: record.crc32, method: record.method,
-            isEncrypted: record.flags & ZipConstants.flagEncrypted != 0,
-            knownDataOffset: record.dataOffset == .max ? nil : record.dataOffset,
-            localHeaderOffset: localHeaderOffset == .max ? nil : localHeaderOffset)
+            pathBytes: table.pathBytes(number), entryNumber: number, size: record.size, crc32: record.crc32,
+            compression: PackEntry.Compression(method: record.method))
     }
 
     /// Where the entry's data starts. For a foreign zip this reads the entry's local header and
@@ -208,6 +246,3 @@ public final class Pack: Sendable {
         }
     }
 }
-#if canImport(Foundation)
-import Foundation
-#endif

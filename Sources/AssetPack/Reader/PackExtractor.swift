@@ -1,3 +1,4 @@
+import Foundation
 import SystemPackage
 
 /// Extracts entries into a folder without ever writing outside it, all or nothing.
@@ -47,6 +48,13 @@ public struct PackExtractor {
         var folders: [String]
         var leaf: String
         var temporary: String?
+    }
+
+    /// Extracts `entries` into the directory at `url` (created if missing) and returns how many
+    /// files it wrote.
+    @discardableResult
+    public func extract(_ entries: [PackEntry], to url: URL) throws(PackError) -> Int {
+        try extract(entries, to: try filePath(of: url))
     }
 
     /// Extracts `entries` into `folder` (created if missing) and returns how many files it wrote.
@@ -315,7 +323,7 @@ extension Pack {
         var result: [Int] = []
         var position = table.lowerBound(prefix)
         while position < table.count, table.pathBytes(table.sorted(position)).starts(with: prefix) {
-            result.append(table.sorted(position))
+            if table.sorted(position) < count { result.append(table.sorted(position)) }
             position += 1
         }
         return result

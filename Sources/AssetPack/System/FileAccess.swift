@@ -93,3 +93,24 @@ package func readRegularFile(_ path: String, limit: Int = 256 << 20) throws(Pack
         return bytes
     }
 }
+
+#if canImport(Foundation)
+import Foundation
+
+extension Pack {
+    /// The file system path of a file URL, as the library's URL entry points read it.
+    ///
+    /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL.
+    package static func path(of url: URL) throws(PackError) -> String { try filePath(of: url) }
+}
+
+/// The file system path of a file URL.
+///
+/// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL.
+func filePath(of url: URL) throws(PackError) -> String {
+    guard url.isFileURL, let path = url.withUnsafeFileSystemRepresentation({ $0.map { String(cString: $0) } }) else {
+        throw PackError(.invalidArgument, "not a file URL: \(url.absoluteString)")
+    }
+    return path
+}
+#endif

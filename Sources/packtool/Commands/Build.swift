@@ -63,7 +63,7 @@ extension PackTool {
                 try validate(
                     base: base ?? settings.base.map(relative), reference: reference ?? settings.reference.map(relative))
                 var builder = PackBuilder(options: options)
-                try builder.addFolder(source)
+                try builder.addDirectory(atPath: source)
                 let report = try builder.write(to: output)
                 try Output.line(
                     "\(report.path): \(plural(report.metadata.entryCount, "entry", "entries")), "

@@ -13,7 +13,7 @@ extension PackTool {
         func run() throws {
             try reportingErrors {
                 // The read backend: a pack that is truncated or fails under us is an error, not SIGBUS.
-                let bytes = try pack.open(backend: .read).data(forPath: path)
+                let bytes = try pack.open(backend: .read).zipData(forPath: path)
                 try bytes.withUnsafeBytes { try Output.write($0) }
             }
         }
@@ -21,59 +21,112 @@ extension PackTool {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check the whole pack: headers, index, CRC-32 of every entry, overlaps and names.")
+            abstract: "Check the whole pack: headers, index, CRC-32 of every entry, overlaps and names.",
+            discussion: """
+                Reads the file with pread, so a damaged or truncated file is an error, never a crash.
+                With --json: {"path", "ok": true, "entries", "checkedBytes"}, or on failure \
+                {"path", "ok": false, "error": {"code", "message", "path", "entry", "offset"}} \
+                (the line on standard error and exit status 1 too).
+                """)
 
         @OptionGroup var pack: PackArgument
 
+        @Flag(help: "Print the result as one JSON object (the fields are in the discussion above).")
+        var json = false
+
         func run() throws {
             try reportingErrors {
-                let opened = try pack.open(backend: .read)
-                let report = try opened.verify()
-                try Output.line(
-                    "\(opened.path): OK, \(report.entryCount) entries, \(report.checkedBytes) bytes checked")
+                let opened: Pack
+                let report: VerificationReport
+                do throws(PackError) {
+                    opened = try pack.open(backend: .read)
+                    report = try opened.verify()
+                } catch {
+                    if json { try Output.json(.object([("path", .string(pack.pack)), ("ok", .bool(false)), ("error", error.json)])) }
+                    throw error
+                }
+                if json {
+                    try Output.json(
+                        .object([
+                            ("path", .string(opened.path)), ("ok", .bool(true)), ("entries", .number(report.entryCount)),
+                            ("checkedBytes", .unsigned(report.checkedBytes)),
+                        ]))
+                } else {
+                    try Output.line("\(opened.path): OK, \(report.entryCount) entries, \(report.checkedBytes) bytes checked")
+                }
             }
         }
     }
 
     struct Info: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show what a pack says about itself.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show what a pack says about itself.",
+            discussion: """
+                With --json, one object. A pack: {"path", "format": "pack/1", "name", "locale" \
+                (null for a base pack), "contentVersion" (or null), "entries" (content entries), \
+                "alignment", "digest", "fileSize", "contentSize", "indexSize"}. Any other zip: \
+                {"path", "format": "zip", "entries", "stored", "deflated", "fileSize", \
+                "contentSize", "storedSize"}. Sizes are in bytes.
+                """)
 
         @OptionGroup var pack: PackArgument
+
+        @Flag(help: "Print one JSON object (the fields are in the discussion above).")
+        var json = false
 
         func run() throws {
             try reportingErrors {
                 let pack = try pack.open()
-                var lines: [(String, String)] = [("path", pack.path)]
                 var contentBytes: UInt64 = 0
                 var storedBytes: UInt64 = 0
+                var deflated = 0
                 for entry in pack.entries {
                     contentBytes += entry.size
-                    storedBytes += entry.compressedSize
+                    storedBytes += try pack.zipDetails(of: entry).storedSize
+                    if entry.compression == .deflated { deflated += 1 }
                 }
+                var fields: [(key: String, label: String, value: JSON)] = [("path", "path", .string(pack.path))]
                 if let metadata = pack.metadata {
-                    let index = pack.entries[pack.count - 1]
-                    lines += [
-                        ("format", "pack/\(metadata.formatVersion)"),
-                        ("name", metadata.name),
-                        ("locale", metadata.locale ?? "none (base pack)"),
-                        ("content version", metadata.contentVersion ?? "none"),
-                        ("entries", "\(metadata.entryCount) (+ index)"),
-                        ("alignment", "\(metadata.alignment)"),
-                        ("digest", metadata.digest),
-                        ("file size", "\(pack.fileSize) bytes"),
-                        ("content size", "\(contentBytes - index.size) bytes"),
-                        ("index size", "\(index.size) bytes"),
+                    let indexSize = UInt64(try pack.indexData()?.count ?? 0)
+                    fields += [
+                        ("format", "format", .string("pack/\(metadata.formatVersion)")),
+                        ("name", "name", .string(metadata.name)),
+                        ("locale", "locale", .optional(metadata.locale)),
+                        ("contentVersion", "content version", .optional(metadata.contentVersion)),
+                        ("entries", "entries", .number(metadata.entryCount)),
+                        ("alignment", "alignment", .number(metadata.alignment)),
+                        ("digest", "digest", .string(metadata.digest)),
+                        ("fileSize", "file size", .unsigned(pack.fileSize)),
+                        ("contentSize", "content size", .unsigned(contentBytes)),
+                        ("indexSize", "index size", .unsigned(indexSize)),
                     ]
                 } else {
-                    let deflated = pack.entries.filter { $0.method == 8 }.count
-                    lines += [
-                        ("format", "zip (no pack index)"),
-                        ("entries", "\(pack.count) (\(pack.count - deflated) stored, \(deflated) deflated)"),
-                        ("file size", "\(pack.fileSize) bytes"),
-                        ("content size", "\(contentBytes) bytes (\(storedBytes) as stored)"),
+                    fields += [
+                        ("format", "format", .string("zip")), ("entries", "entries", .number(pack.count)),
+                        ("stored", "stored", .number(pack.count - deflated)), ("deflated", "deflated", .number(deflated)),
+                        ("fileSize", "file size", .unsigned(pack.fileSize)),
+                        ("contentSize", "content size", .unsigned(contentBytes)),
+                        ("storedSize", "stored size", .unsigned(storedBytes)),
                     ]
                 }
-                for (key, value) in lines { try Output.line((key + ":").padding(17) + value) }
+                if json {
+                    try Output.json(.object(fields.map { ($0.key, $0.value) }))
+                    return
+                }
+                for field in fields {
+                    let text: String
+                    switch (field.key, field.value) {
+                    case ("format", .string(let value)): text = value == "zip" ? "zip (no pack index)" : value
+                    case ("locale", .null): text = "none (base pack)"
+                    case ("contentVersion", .null): text = "none"
+                    case ("entries", .number(let value)) where pack.metadata != nil: text = "\(value) (+ index)"
+                    case (_, .string(let value)): text = value
+                    case (_, .number(let value)): text = String(value)
+                    case (_, .unsigned(let value)): text = field.label.hasSuffix("size") ? "\(value) bytes" : String(value)
+                    default: text = field.value.text
+                    }
+                    try Output.line((field.label + ":").padding(17) + text)
+                }
             }
         }
     }

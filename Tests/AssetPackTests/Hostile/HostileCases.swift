@@ -377,7 +377,7 @@ func forgeLocalOffsets(_ forge: ZipForge) -> [UInt64] {
 func exercise(_ pack: Pack, extractTo target: String?) -> (errors: [PackError], checksum: Int) {
     var errors: [PackError] = []
     var checksum = 0
-    _ = pack.contentsOfFolder("")
+    _ = pack.contentsOfDirectory(atPath: "")
     for entry in pack.entries {
         do {
             let bytes = try pack.data(for: entry)
@@ -386,7 +386,7 @@ func exercise(_ pack: Pack, extractTo target: String?) -> (errors: [PackError], 
             errors.append(error)
         }
         _ = pack.entry(forPath: entry.path)
-        _ = pack.contentsOfFolder(entry.path)
+        _ = pack.contentsOfDirectory(atPath: entry.path)
     }
     do { try pack.verify() } catch { errors.append(error) }
     _ = try? pack.synthesizedIndex()
