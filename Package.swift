@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // Documentation only: `swift package generate-documentation` (Scripts/docs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // zlib: CRC-32 for every entry, inflate for deflated entries of foreign zips.
@@ -66,6 +68,8 @@ let package = Package(
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
+        // The README's examples, through the public API only (no @testable import).
+        .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -200,7 +200,9 @@ struct Mount: Sendable {
 
 /// A lookup's answer: which pack answered, and the entry.
 public struct AssetHit: Sendable {
+    /// The pack that answered.
     public let pack: Pack
+    /// The entry in that pack.
     public let entry: PackEntry
     /// The answering pack's priority in the store.
     public let priority: MountPriority
@@ -213,12 +215,15 @@ public struct AssetHit: Sendable {
 
 /// The chosen variant of an image, and where it came from.
 public struct ImageHit: Sendable {
+    /// The file chosen and the pack it came from.
     public let hit: AssetHit
     /// The scale of the file chosen (1 for a file without a scale suffix).
     public let scale: Int
     /// The device suffix of the file chosen, if it has one.
     public let idiom: Idiom?
+    /// The path of the file chosen (`Images/duck@3x~ipad.png`).
     public var path: String { hit.entry.path }
+    /// The pack the file came from.
     public var pack: Pack { hit.pack }
 }
 
@@ -255,6 +260,7 @@ public final class AssetView: Sendable {
         return AssetView(chain: chain, layers: eligible.map(\.mount))
     }
 
+    /// The first pack in lookup order that has `path`, and its entry. O(1) per pack.
     public func lookup(_ path: String) -> AssetHit? {
         for index in layers.indices {
             let pack = layers[index].pack
@@ -265,6 +271,10 @@ public final class AssetView: Sendable {
         return nil
     }
 
+    /// The bytes of `path` from the first pack that has it (zero-copy for mapped packs).
+    ///
+    /// - Throws: ``StoreError/Code/notFound`` when no pack has it; a ``StoreError/Code/pack``
+    ///   error when it cannot be read.
     public func data(forPath path: String) throws(StoreError) -> PackData {
         guard let hit = lookup(path) else { throw StoreError(.notFound, subject: path) }
         return try hit.data()

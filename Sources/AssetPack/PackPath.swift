@@ -15,7 +15,9 @@ public enum PackPath {
 
     /// Why `name` is unsafe, or `nil` if it is safe.
     ///
-    /// - Parameter allowDirectory: accept one trailing `/` (a folder entry in a foreign zip).
+    /// - Parameters:
+    ///   - name: the name's bytes, as stored.
+    ///   - allowDirectory: accept one trailing `/` (a directory entry in another zip).
     public static func problem<C: Collection<UInt8>>(with name: C, allowDirectory: Bool = false) -> String? {
         var bytes = Array(name)
         if allowDirectory, bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }

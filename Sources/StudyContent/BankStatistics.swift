@@ -6,15 +6,21 @@
 public struct BankStatistics: Sendable, Hashable, Codable {
     /// One lesson's figures.
     public struct LessonFigures: Sendable, Hashable, Codable {
+        /// The lesson's id.
         public var id: String
+        /// The number of questions in the lesson.
         public var questions: Int
     }
 
     /// One category's figures.
     public struct CategoryFigures: Sendable, Hashable, Codable {
+        /// The category's id.
         public var id: String
+        /// The category's title.
         public var title: String
+        /// The number of questions in the category.
         public var questions: Int
+        /// The category's lessons, in order.
         public var lessons: [LessonFigures]
     }
 

@@ -55,10 +55,13 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// The error underneath a content error: why a file could not be read.
     public enum Cause: Sendable, Equatable {
+        /// A pack could not be read (a CRC error, an I/O error).
         case pack(PackError)
+        /// A store could not answer (its pack could not be read).
         case store(StoreError)
     }
 
+    /// What went wrong.
     public var code: Code
     /// The content file (`Banks/driving-rules/parking.json`).
     public var file: String
@@ -66,6 +69,7 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
     public var line: Int?
     /// The item (question, card, lesson, category) id, when the error is about one.
     public var item: String?
+    /// A precise explanation: what was found and expected.
     public var detail: String
     /// What failed underneath, for ``Code/unreadable`` (a CRC error in a pack, an I/O error).
     public var cause: Cause?

@@ -3,23 +3,30 @@ import Foundation
 
 /// A flash card. Japanese vocabulary cards also carry kanji, kana, romaji and the rest.
 public struct Card: Sendable, Hashable, Codable {
+    /// The card's id, unique in its deck and the same in every translation.
     public var id: String
     /// What the card shows first.
     public var front: String
     /// The answer side.
     public var back: String
+    /// The word in kanji (empty for words written in kana).
     public var kanji: String?
     /// The reading in kana.
     public var kana: String?
+    /// The reading in Latin letters (Hepburn).
     public var romaji: String?
     /// Several meanings, the main one first.
     public var meanings: [String]
+    /// The part of speech (`noun`, `verb`, `i-adjective`, …).
     public var partOfSpeech: String?
+    /// A memory aid.
     public var mnemonic: String?
+    /// Usage, politeness or counter notes.
     public var notes: String?
     /// A picture's path in the store (its base name, without scale suffix).
     public var picture: String?
 
+    /// A card; only `id`, `front` and `back` are required.
     public init(
         id: String, front: String, back: String, kanji: String? = nil, kana: String? = nil, romaji: String? = nil,
         meanings: [String] = [], partOfSpeech: String? = nil, mnemonic: String? = nil, notes: String? = nil,
@@ -64,11 +71,16 @@ public struct Card: Sendable, Hashable, Codable {
 /// columns `id, front, back, kanji, kana, romaji, meanings, part_of_speech, mnemonic, notes,
 /// picture` (any order; only `id`, `front`, `back` required), meanings separated by `; `.
 public struct Deck: Sendable, Hashable, Codable {
+    /// The deck's id (its file's base name).
     public var id: String
+    /// The deck's title.
     public var title: String
+    /// The language of the deck's text (BCP 47), when it says.
     public var language: String?
+    /// The cards, in order.
     public var cards: [Card]
 
+    /// A deck of `cards`.
     public init(id: String, title: String, language: String? = nil, cards: [Card]) {
         self.id = id
         self.title = title

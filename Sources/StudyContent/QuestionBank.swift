@@ -2,9 +2,12 @@ import Foundation
 
 /// One answer option of a multiple-choice question.
 public struct Choice: Sendable, Hashable, Codable {
+    /// The choice as shown.
     public var text: String
+    /// Whether it is the correct answer (exactly one choice of a question is).
     public var correct: Bool
 
+    /// A choice.
     public init(text: String, correct: Bool) {
         self.text = text
         self.correct = correct
@@ -13,9 +16,13 @@ public struct Choice: Sendable, Hashable, Codable {
 
 /// A multiple-choice question: 2 to 6 choices, exactly one correct.
 public struct Question: Sendable, Hashable, Codable {
+    /// The question's id, unique in its bank and the same in every translation.
     public var id: String
+    /// The question as asked.
     public var prompt: String
+    /// The choices, in the order shown.
     public var choices: [Choice]
+    /// Why the correct choice is right.
     public var explanation: String
     /// A picture's base path in the store, if the question shows one.
     public var picture: String?
@@ -23,6 +30,7 @@ public struct Question: Sendable, Hashable, Codable {
     /// government page), for authors and reviewers.
     public var source: String?
 
+    /// A question.
     public init(
         id: String, prompt: String, choices: [Choice], explanation: String, picture: String? = nil,
         source: String? = nil
@@ -41,17 +49,25 @@ public struct Question: Sendable, Hashable, Codable {
 
 /// A lesson: an introduction, then its questions.
 public struct Lesson: Sendable, Hashable, Codable {
+    /// The lesson's id.
     public var id: String
+    /// The lesson's title.
     public var title: String
+    /// The teaching text read before the lesson's questions.
     public var intro: String
+    /// The lesson's questions, in order.
     public var questions: [Question]
 }
 
 /// A category of a bank (`Parking`), with its lessons.
 public struct BankCategory: Sendable, Hashable, Codable {
+    /// The category's id (its file's base name).
     public var id: String
+    /// The category's title.
     public var title: String
+    /// The category's picture (its base path), if it has one.
     public var picture: String?
+    /// The category's lessons, in order.
     public var lessons: [Lesson]
 
     /// All questions of all lessons, in order.
@@ -64,13 +80,17 @@ public struct BankCategory: Sendable, Hashable, Codable {
 /// and one `CATEGORY.json` per category. Each file is looked up separately, so through a store a
 /// missing translation falls back along the locale chain file by file.
 public struct QuestionBank: Sendable, Hashable {
+    /// The bank's id (its folder's name).
     public var id: String
+    /// The bank's title.
     public var title: String
+    /// The language of the bank's text (BCP 47), when it says.
     public var language: String?
     /// Generated content for scale tests, not real questions.
     public var isSynthetic: Bool
     /// Whether every question must name its ``Question/source`` (checked at build time).
     public var requiresSources: Bool
+    /// The categories, in the bank's order.
     public var categories: [BankCategory]
 
     /// All questions, in order.
@@ -85,7 +105,9 @@ public struct QuestionBank: Sendable, Hashable {
         var categories: [String]
     }
 
+    /// The path of bank `id`'s index file: `Banks/ID/bank.json`.
     public static func indexPath(of id: String) -> String { "Banks/\(id)/bank.json" }
+    /// The path of a category's file: `Banks/BANK/CATEGORY.json`.
     public static func categoryPath(bank: String, category: String) -> String { "Banks/\(bank)/\(category).json" }
 
     /// Loads bank `id` from `source`. Through a store, take one ``AssetLibrary/AssetView`` so a

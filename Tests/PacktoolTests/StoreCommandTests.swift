@@ -97,3 +97,90 @@ struct StoreCommandTests {
         #expect(lines.contains("picture:         Images/p@2x.png (scale 2, from \(packs[0]))"))
     }
 }
+
+@Suite("packtool for scripts: --json, defaults, usage errors before any work")
+struct ScriptingTests {
+    /// A base pack with a picture and an English and a Russian pack of one bank.
+    static func packs(_ scratch: Scratch) throws -> [String] {
+        try scratch.write("base/Images/p.png", "p1")
+        try scratch.write("base/Images/p@2x.png", "p2")
+        for (name, prompt) in [("en", "Why?"), ("ru", "Почему?")] {
+            for (file, text) in StoreCommandTests.bank(prompt: prompt) { try scratch.write("\(name)/" + file, text) }
+        }
+        #expect(try Packtool.run("build", scratch.url("base"), "-o", scratch.url("base.pack")).status == 0)
+        for name in ["en", "ru"] {
+            let built = try Packtool.run(
+                "build", scratch.url(name), "-o", scratch.url("\(name).pack"), "--locale", name, "--base", scratch.url("base"))
+            #expect(built.status == 0, "\(built.stderr)")
+        }
+        return ["base", "en", "ru"].map { scratch.url("\($0).pack") }
+    }
+
+    func object(_ result: ProcessResult) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any], "\(result.output)")
+    }
+
+    @Test("info, verify, resolve and show print one JSON object each")
+    func json() throws {
+        let scratch = try Scratch()
+        let packs = try Self.packs(scratch)
+        let info = try object(try Packtool.run("info", packs[2], "--json"))
+        #expect(info["format"] as? String == "pack/1")
+        #expect(info["name"] as? String == "ru")
+        #expect(info["locale"] as? String == "ru")
+        #expect(info["entries"] as? Int == 2)
+        let verify = try object(try Packtool.run("verify", packs[0], "--json"))
+        #expect(verify["ok"] as? Bool == true)
+        #expect(verify["entries"] as? Int == 3)
+        let resolved = try object(try Packtool.run(["resolve"] + packs + ["--locale", "ru", "--scale", "2", "--json", "Images/p.png"]))
+        #expect(resolved["answer"] as? String == "Images/p@2x.png")
+        #expect(resolved["chain"] as? [String] == ["ru", "en"])
+        #expect(resolved["priority"] as? Int == 0)
+        let shown = try Packtool.run(["show"] + packs + ["--locale", "ru", "--json", "--stats", "bank", "b"])
+        let bank = try object(shown)
+        #expect(bank["title"] as? String == "Bank")
+        let stats = try #require(bank["stats"] as? [String: Any])
+        #expect(stats["questions"] as? Int == 1)
+        #expect(stats["correctPositions"] as? [String: Int] == ["0": 1])
+        #expect(stats["withoutSource"] as? [String] == ["q1"])
+        let item = try #require(bank["item"] as? [String: Any])
+        #expect(item["prompt"] as? String == "Почему?")
+        // A failed verify: the object says why, the line on stderr too, exit 1.
+        try Data([0x50, 0x4B, 0x05, 0x06]).write(to: URL(fileURLWithPath: scratch.url("bad.pack")))
+        let bad = try Packtool.run("verify", scratch.url("bad.pack"), "--json")
+        #expect(bad.status == 1)
+        #expect((try object(bad)["error"] as? [String: Any])?["code"] as? String == "notAZip")
+    }
+
+    @Test("resolve and show work without --locale: the development locale")
+    func defaultLocale() throws {
+        let scratch = try Scratch()
+        let packs = try Self.packs(scratch)
+        let resolved = try Packtool.run(["resolve"] + packs + ["Banks/b/c.json"])
+        #expect(resolved.status == 0, "\(resolved.stderr)")
+        #expect(resolved.output.hasPrefix("locale chain:    en → base packs\nanswer:          Banks/b/c.json\nfrom:            \(packs[1]) (en, locale en, priority 100)\n"))
+        let shown = try Packtool.run(["show"] + packs + ["bank", "b"])
+        #expect(shown.output.contains("  Why?\n"))
+    }
+
+    @Test("usage errors come before any work, exit 64; a pack given twice or a folder is one line, exit 1")
+    func usage() throws {
+        let scratch = try Scratch()
+        let packs = try Self.packs(scratch)
+        for arguments in [
+            ["resolve", packs[0], "--scale", "4", "Images/p.png"], ["resolve", packs[0], "--idiom", "watch", "Images/p.png"],
+            ["show", packs[0], "album", "b"], ["show", packs[0], "--stats", "deck", "d"], ["resolve", "Images/p.png"],
+            ["show", "/nonexistent.pack", "--locale", "!!", "bank", "b"],
+        ] {
+            let result = try Packtool.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: "), "\(arguments)")
+        }
+        let twice = try Packtool.run(["resolve", packs[0], packs[1], packs[0], "Images/p.png"])
+        #expect(twice.status == 1)
+        #expect(twice.stderr == "packtool: \(packs[0]): invalid argument: the same pack is also given as \(packs[0])\n")
+        let folder = try Packtool.run(["show", scratch.url("base"), "bank", "b"])
+        #expect(folder.status == 1)
+        #expect(folder.stderr == "packtool: \(scratch.url("base")): not a regular file: it is a folder\n")
+    }
+}

@@ -33,6 +33,8 @@ public struct PackBuilder {
         /// the DOS epoch, 1980-01-01.
         public var timestamp: Int64?
 
+        /// Options for a build; the defaults make a base pack aligned to 16 bytes, named after
+        /// its file, stamped 1980-01-01.
         public init(
             name: String? = nil, alignment: Int = 16, locale: String? = nil, contentVersion: String? = nil,
             timestamp: Int64? = nil
@@ -65,10 +67,15 @@ public struct PackBuilder {
 
     /// What a build wrote.
     public struct Report: Sendable, Equatable {
+        /// The pack written.
         public var path: String
+        /// What its index says about it (name, locale, entry count, digest).
         public var metadata: PackMetadata
+        /// The pack's size in bytes.
         public var fileSize: UInt64
+        /// The bytes of all content entries.
         public var contentBytes: UInt64
+        /// The size of the JSON index in bytes.
         public var indexSize: UInt64
     }
 
@@ -85,11 +92,13 @@ public struct PackBuilder {
         var contents: Contents
     }
 
+    /// How the pack is built.
     public let options: Options
     private(set) var entries: [Entry] = []
     /// Simulated disk faults (tests only).
     var faults: WriteFaults?
 
+    /// A builder with no entries yet.
     public init(options: Options = Options()) {
         self.options = options
     }

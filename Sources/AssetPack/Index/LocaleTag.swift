@@ -12,6 +12,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     /// Lower-case variant subtags.
     public let variants: [String]
 
+    /// A tag from its parts, taken as given (already canonical: `pt`, `Hant`, `BR`).
     public init(language: String, script: String? = nil, region: String? = nil, variants: [String] = []) {
         self.language = language
         self.script = script

@@ -16,6 +16,7 @@ public struct PackMetadata: Sendable, Equatable {
     /// and the metadata above. Identifies the pack's content for caches.
     public var digest: String
 
+    /// Metadata with the given values (the builder makes it; tests and tools may too).
     public init(
         formatVersion: Int = 1, name: String, locale: String? = nil, contentVersion: String? = nil,
         alignment: Int, entryCount: Int, digest: String

@@ -62,7 +62,7 @@ public final class Pack: Sendable {
     /// say).
     ///
     /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL, or what
-    ///   ``init(path:backend:)`` throws.
+    ///   opening by path throws.
     public convenience init(contentsOf url: URL, backend: PackBackend = .mapped) throws(PackError) {
         try self.init(path: try filePath(of: url), backend: backend)
     }
@@ -74,7 +74,9 @@ public final class Pack: Sendable {
 
     /// Opens a pack held in memory (downloaded, or embedded); the bytes are copied once.
     ///
-    /// - Parameter name: how errors name this pack.
+    /// - Parameters:
+    ///   - bytes: the pack's bytes.
+    ///   - name: how errors name this pack.
     public init<C: Collection<UInt8>>(bytes: C, name: String) throws(PackError) {
         path = name
         backend = .mapped
