@@ -40,7 +40,10 @@ let package = Package(
             dependencies: ["CAssetPackZlib", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Many packs as one store: priorities, locale chains and hot swap, image variants, a cache.
-        .target(name: "AssetLibrary", dependencies: ["AssetPack"]),
+        .target(
+            name: "AssetLibrary",
+            dependencies: ["AssetPack", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
         .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary"]),
         .executableTarget(

@@ -1,5 +1,6 @@
 import AssetPack
 import Foundation
+import SystemPackage
 
 /// Where a mounted pack stands among the others: a higher priority is looked up first.
 ///
@@ -130,6 +131,12 @@ public final class AssetStore: Sendable {
             throw StoreError(error)
         }
         return try mount(path: path, priority: priority)
+    }
+
+    /// Opens and mounts the pack at `path` (see ``mount(_:priority:)``); returns it.
+    @discardableResult
+    public func mount(path: FilePath, priority: MountPriority? = nil) throws(StoreError) -> Pack {
+        try mount(path: path.string, priority: priority)
     }
 
     /// Opens and mounts the pack at `path` (see ``mount(_:priority:)``); returns it.

@@ -140,6 +140,11 @@ public struct PackBuilder {
         try addDirectory(atPath: try filePath(of: url))
     }
 
+    /// Adds every regular file under the directory at `path` (see ``addDirectory(atPath:)``).
+    public mutating func addDirectory(at path: FilePath) throws(PackError) {
+        try addDirectory(atPath: path.string)
+    }
+
     /// Adds every regular file under `directory`, named by its path relative to `directory`.
     ///
     /// Hidden files and folders (names starting with `.`, such as `.DS_Store` or `.git`) are
