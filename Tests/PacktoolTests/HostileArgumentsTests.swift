@@ -61,7 +61,9 @@ struct HostileArgumentsTests {
         try scratch.write("src/.pack.json", "{\"locale\": \"en_US_!\"}")
         let locale = try Packtool.run("build", scratch.url("src"), "-o", scratch.url("p.pack"))
         #expect(locale.status == 1)
-        #expect(locale.stderr == "packtool: malformed locale tag: \"en_US_!\": subtags are 1 to 8 ASCII letters or digits\n")
+        #expect(
+            locale.stderr
+                == "packtool: \(scratch.url("src/.pack.json")): malformed locale tag: \"en_US_!\": subtags are 1 to 8 ASCII letters or digits\n")
         try FileManager.default.removeItem(atPath: scratch.url("src/.pack.json"))
         let option = try Packtool.run("build", scratch.url("src"), "-o", scratch.url("p.pack"), "--locale", "english")
         #expect(option.stderr == "packtool: malformed locale tag: \"english\": the language must be 2 or 3 letters\n")

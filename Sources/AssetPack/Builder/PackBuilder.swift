@@ -77,6 +77,21 @@ public struct PackBuilder {
         public var contentBytes: UInt64
         /// The size of the JSON index in bytes.
         public var indexSize: UInt64
+        /// What the write did to the destination.
+        public var outcome: Outcome = .written
+    }
+
+    /// What a write did to the destination.
+    public enum Outcome: Sendable, Equatable {
+        /// The pack was written and renamed into place.
+        case written
+        /// The destination already held the pack of these inputs (its stamp matched): nothing was
+        /// read or written.
+        case upToDate
+        /// The pack was built again (the inputs' stamp differed, as after a `git checkout` that
+        /// touches modification times) and came out byte-identical: the destination was kept as it
+        /// was, its modification time and identity unchanged.
+        case unchanged
     }
 
     enum Contents {
@@ -190,6 +205,12 @@ public struct PackBuilder {
     ///   destination then still holds its old contents.
     @discardableResult
     public func write(to destination: String) throws(PackError) -> Report {
+        try write(to: destination, keepingIdentical: false)
+    }
+
+    /// Writes the pack, or with `keepingIdentical` leaves a destination that already holds the
+    /// very same bytes untouched.
+    func write(to destination: String, keepingIdentical: Bool) throws(PackError) -> Report {
         let timestamp = try options.validated()
         let sorted = try Self.sortedCheckingCollisions(entries)
         let name = options.name ?? PackMetadata.defaultName(forFile: destination)
@@ -198,6 +219,11 @@ public struct PackBuilder {
             let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)
             var report = try Self.layOut(sorted, name: name, options: options, timestamp: timestamp, into: output)
             report.path = destination
+            if keepingIdentical, FileComparison.sameBytes(publisher.temporaryPath, destination) {
+                publisher.discard()
+                report.outcome = .unchanged
+                return report
+            }
             try publisher.publish(output)
             return report
         } catch {

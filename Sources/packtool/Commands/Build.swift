@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetLibrary
 import AssetPack
 import Foundation
 import StudyContent
@@ -11,8 +12,13 @@ extension PackTool {
                 Entries are sorted, stored, stamped with one fixed time (SOURCE_DATE_EPOCH when set, \
                 else 1980-01-01) and mode 0644, and aligned. Hidden files are skipped. Decks \
                 (Decks/*.json|tsv|csv) and banks (Banks/ID/) are validated first; every problem is \
-                printed as FILE: ITEM: reason and nothing is written. The pack is written next to \
-                OUT, verified, synced and renamed over OUT.
+                printed as FILE:LINE: ITEM: reason and nothing is written. The pack is written next \
+                to OUT, verified, synced and renamed over OUT.
+
+                Incremental: when OUT already holds the pack of the same inputs (a stamp of the \
+                files' paths, sizes, times and identities and of the options, kept beside OUT in \
+                .NAME.pack.stamp), nothing is read or written and build says "up to date"; when \
+                the pack comes out byte-identical, OUT is kept as it was. --force always builds.
 
                 Defaults for the options may be kept in SOURCE/.pack.json: {"name", "locale", \
                 "contentVersion", "alignment", "base", "reference"} (base and reference relative \
@@ -43,8 +49,37 @@ extension PackTool {
         @Option(help: "The development-locale pack or folder whose banks this translation must match.")
         var reference: String?
 
+        @Flag(help: "Build even when OUT is up to date (its stamp matches the inputs).")
+        var force = false
+
+        @Option(help: "How problems are printed: plain (packtool: …) or compiler (FILE:LINE: error: …, for IDEs and build logs).")
+        var messageFormat: MessageFormat = .plain
+
+        /// How problems are printed.
+        enum MessageFormat: String, ExpressibleByArgument, CaseIterable {
+            case plain
+            case compiler
+        }
+
         func run() throws {
-            try reportingErrors {
+            do {
+                try build()
+            } catch let error as PackError where messageFormat == .compiler {
+                Output.error(compilerLine(file: error.path, line: error.line, error.description.dropPath(error.path)))
+                throw ExitCode(1)
+            } catch let error as ContentError where messageFormat == .compiler {
+                Output.error(compilerLine(file: source + "/" + error.file, line: error.line, error.description))
+                throw ExitCode(1)
+            } catch let error as StoreError where messageFormat == .compiler {
+                Output.error(compilerLine(file: nil, line: nil, error.description))
+                throw ExitCode(1)
+            }
+        }
+
+        /// The build, with errors reported by `reportingErrors` (plain) or thrown to `run`.
+        func build() throws {
+            func body() throws {
+                let settingsFile = source + "/" + PackBuildSettings.fileName
                 let settings = try PackBuildSettings.load(fromFolder: source)
                 var timestamp: Int64?
                 if let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !epoch.isEmpty {
@@ -59,17 +94,59 @@ extension PackTool {
                     locale: locale ?? settings.locale, contentVersion: contentVersion ?? settings.contentVersion,
                     timestamp: timestamp)
                 // The options first: a malformed locale is an error before any content is read.
-                try options.check()
-                try validate(
-                    base: base ?? settings.base.map(relative), reference: reference ?? settings.reference.map(relative))
+                do throws(PackError) {
+                    try options.check()
+                } catch {
+                    // The tag came from the settings file unless the command line gave one.
+                    var located = error
+                    if locale == nil, settings.locale != nil { located.path = settingsFile }
+                    throw located
+                }
+                let basePath = base ?? settings.base.map(relative)
+                let referencePath = reference ?? settings.reference.map(relative)
                 var builder = PackBuilder(options: options)
                 try builder.addDirectory(atPath: source)
-                let report = try builder.write(to: output)
-                try Output.line(
-                    "\(report.path): \(plural(report.metadata.entryCount, "entry", "entries")), "
-                        + "\(report.contentBytes) content bytes, \(report.fileSize) bytes in all "
-                        + "(index \(report.indexSize) bytes)")
+                // Everything the pack and its checks depend on, for the stamp: the settings
+                // file's text, and what the base and reference hold.
+                var extraInputs = ["settings": String(decoding: (try? readRegularFile(settingsFile, limit: 1 << 20)) ?? [], as: UTF8.self)]
+                for (key, path) in [("base", basePath), ("reference", referencePath)] {
+                    if let path { extraInputs[key] = try stamp(of: path) }
+                }
+                if !force, let report = builder.upToDateReport(at: output, extraInputs: extraInputs) {
+                    try Output.line("\(report.path): up to date")
+                    return
+                }
+                try validate(base: basePath, reference: referencePath)
+                let report = try builder.writeIfChanged(to: output, extraInputs: extraInputs, force: force)
+                let summary =
+                    "\(plural(report.metadata.entryCount, "entry", "entries")), \(report.contentBytes) content bytes, "
+                    + "\(report.fileSize) bytes in all (index \(report.indexSize) bytes)"
+                switch report.outcome {
+                case .written, .upToDate: try Output.line("\(report.path): \(summary)")
+                case .unchanged: try Output.line("\(report.path): unchanged (built again, byte for byte the same; the file was kept)")
+                }
             }
+            if messageFormat == .compiler { try body() } else { try reportingErrors(body) }
+        }
+
+        /// What a base or reference holds, for the stamp: a pack's file identity, or a folder's
+        /// listing.
+        func stamp(of path: String) throws -> String {
+            if SourceFolder.kind(of: path) == .folder {
+                var listing = PackBuilder()
+                try listing.addDirectory(atPath: path)
+                return listing.stampDigest(destination: path)
+            }
+            let identity = try FileIdentity(path: path)
+            return "\(identity.device) \(identity.inode) \(identity.size) \(identity.modificationSeconds).\(identity.modificationNanoseconds)"
+        }
+
+        /// `FILE:LINE: error: MESSAGE`, as compilers print it (line 1 where there is no line), so
+        /// SwiftPM and Xcode show the problem beside the file.
+        func compilerLine(file: String?, line: Int?, _ message: String) -> String {
+            var path = file ?? source
+            if !path.hasPrefix("/") { path = FileManager.default.currentDirectoryPath + "/" + path }
+            return "\(path):\(line ?? 1): error: \(message)"
         }
 
         /// Checks decks and banks; prints every problem once and fails if there is any.
@@ -82,10 +159,32 @@ extension PackTool {
             guard !problems.isEmpty else { return }
             var printed = Set<String>()
             for problem in problems where printed.insert(problem.description).inserted {
-                Output.error("packtool: \(source)/\(problem.description)")
+                switch messageFormat {
+                case .plain: Output.error("packtool: \(source)/\(problem.description)")
+                case .compiler:
+                    var rest = problem
+                    rest.line = nil
+                    let message = rest.description.dropPath(problem.file)
+                    Output.error(compilerLine(file: source + "/" + problem.file, line: problem.line, message))
+                }
             }
             throw ExitCode(1)
         }
+    }
+}
+
+extension String {
+    /// The message without its leading `PATH: ` (or `PATH:LINE: `), which a compiler-style line
+    /// already gives.
+    func dropPath(_ path: String?) -> String {
+        guard let path, hasPrefix(path) else { return self }
+        var rest = dropFirst(path.count)
+        if rest.first == ":" {
+            rest = rest.dropFirst()
+            rest = rest.drop(while: \.isNumber)
+            if rest.first == ":" { rest = rest.dropFirst() }
+        }
+        return String(rest.drop(while: { $0 == " " }))
     }
 }
 
