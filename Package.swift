@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .executable(name: "packtool", targets: ["packtool"]),
+        // Packing as a build step: every Packs/NAME/ folder of a target becomes NAME.pack.
+        .plugin(name: "AssetPackPlugin", targets: ["AssetPackPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,6 +56,10 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        .plugin(
+            name: "AssetPackPlugin", capability: .buildTool(), dependencies: ["packtool"],
+            path: "Sources/AssetPackPlugin"
+        ),
         // The benchmark: a plain C reader of the format (the practical limit) and the program.
         .target(name: "CReferenceReader", linkerSettings: [.linkedLibrary("z")]),
         .executableTarget(
@@ -71,6 +77,8 @@ let package = Package(
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
+        // The plugin, on a sample app package (Tests/Fixtures/PluginApp) built with swift build.
+        .testTarget(name: "PluginTests", dependencies: ["AssetPack", "TestSupport"]),
         // The README's examples, through the public API only (no @testable import).
         .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "TestSupport"]),
     ],

@@ -9,7 +9,9 @@ struct AtomicPublisher {
     let temporaryPath: String
     private static let marker = ".tmp-"
 
-    init(destination: String) throws(PackError) {
+    /// A publisher for `destination`, whose temporary file goes in `workFolder` (on the same file
+    /// system: the rename must stay within it) or, when `nil`, beside the destination.
+    init(destination: String, workFolder: String? = nil) throws(PackError) {
         self.destination = destination
         let slash = destination.lastIndex(of: "/")
         let folder = slash.map { $0 == destination.startIndex ? "/" : String(destination[..<$0]) } ?? "."
@@ -21,10 +23,12 @@ struct AtomicPublisher {
         case .success: throw PackError(.notAFolder, "the destination's folder is not a folder", path: folder)
         case .failure(let error): throw PackError.system(error, "the destination folder cannot be used", path: folder)
         }
-        Self.removeStale(base: base, in: folder)
+        let temporaryFolder = workFolder ?? folder
+        Self.removeStale(base: base, in: temporaryFolder)
         let prefix = "." + base + Self.marker
         temporaryPath =
-            (folder == "/" ? "/" : folder + "/") + prefix + "\(Platform.processID)-\(UInt32.random(in: 0...UInt32.max))"
+            (temporaryFolder == "/" ? "/" : temporaryFolder + "/") + prefix
+            + "\(Platform.processID)-\(UInt32.random(in: 0...UInt32.max))"
     }
 
     /// Re-opens the written file and checks its records (every header, the central directory and
@@ -61,7 +65,7 @@ struct AtomicPublisher {
     func discard() { Platform.removeFile(temporaryPath) }
 
     /// Removes temporary files left by builds of the same destination whose process is gone.
-    private static func removeStale(base: String, in folder: String) {
+    static func removeStale(base: String, in folder: String) {
         let prefix = Array(("." + base + marker).utf8)
         guard case .success(let descriptor) = Platform.system({
             try FileDescriptor.open(folder, .readOnly, options: [.directory, .closeOnExec])

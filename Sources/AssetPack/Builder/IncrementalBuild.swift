@@ -25,13 +25,18 @@ extension PackBuilder {
     ///   - extraInputs: other inputs of the build, by name (settings text, a base pack's digest),
     ///     part of the stamp.
     ///   - force: build even if the stamp matches (the result may still be ``Outcome/unchanged``).
+    ///   - workFolder: where the stamp and the temporary file go instead of beside the destination
+    ///     (a build system's private folder, when the destination's folder is watched); on the
+    ///     destination's file system.
     @discardableResult
     public func writeIfChanged(
-        to destination: String, extraInputs: [String: String] = [:], force: Bool = false
+        to destination: String, extraInputs: [String: String] = [:], force: Bool = false, workFolder: String? = nil
     ) throws(PackError) -> Report {
-        let stamp = Stamp(path: Stamp.path(for: destination), inputs: stampDigest(destination: destination, extraInputs: extraInputs))
+        let stamp = Stamp(
+            path: Stamp.path(for: destination, in: workFolder),
+            inputs: stampDigest(destination: destination, extraInputs: extraInputs))
         if !force, let report = stamp.upToDateReport(destination: destination) { return report }
-        let report = try write(to: destination, keepingIdentical: !force)
+        let report = try write(to: destination, keepingIdentical: !force, workFolder: workFolder)
         stamp.record(destination: destination)
         return report
     }
@@ -39,9 +44,13 @@ extension PackBuilder {
     /// The report of the pack at `destination` if it is up to date for these inputs (see
     /// ``writeIfChanged(to:extraInputs:force:)``), or `nil` if a build is needed: for a tool that
     /// runs its own checks only when it builds.
-    public func upToDateReport(at destination: String, extraInputs: [String: String] = [:]) -> Report? {
-        Stamp(path: Stamp.path(for: destination), inputs: stampDigest(destination: destination, extraInputs: extraInputs))
-            .upToDateReport(destination: destination)
+    public func upToDateReport(
+        at destination: String, extraInputs: [String: String] = [:], workFolder: String? = nil
+    ) -> Report? {
+        Stamp(
+            path: Stamp.path(for: destination, in: workFolder),
+            inputs: stampDigest(destination: destination, extraInputs: extraInputs)
+        ).upToDateReport(destination: destination)
     }
 
     /// SHA-256 over the options and every entry as listed (path, size, modification time,
@@ -78,10 +87,10 @@ private struct Stamp {
     let path: String
     let inputs: String
 
-    /// `FOLDER/.NAME.pack.stamp` for `FOLDER/NAME.pack`.
-    static func path(for destination: String) -> String {
+    /// `FOLDER/.NAME.pack.stamp` for `FOLDER/NAME.pack`, or in `workFolder` when given.
+    static func path(for destination: String, in workFolder: String?) -> String {
         let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[...$0]) } ?? ""
+        let folder = workFolder.map { $0.hasSuffix("/") ? $0 : $0 + "/" } ?? slash.map { String(destination[...$0]) } ?? ""
         let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
         return folder + "." + base + ".stamp"
     }
@@ -94,6 +103,10 @@ private struct Stamp {
             recorded.inputs == inputs, let identity = try? FileIdentity(path: destination), identity == recorded.pack,
             let pack = try? Pack(path: destination), let metadata = pack.metadata
         else { return nil }
+        // Up to date, nothing to write; temporary files of killed builds still go.
+        let slash = path.lastIndex(of: "/")
+        let base = String(path[(slash.map { path.index(after: $0) } ?? path.startIndex)...].dropFirst().dropLast(".stamp".count))
+        AtomicPublisher.removeStale(base: base, in: slash.map { String(path[..<$0]) } ?? ".")
         let indexSize = UInt64((try? pack.indexData()?.count) ?? 0)
         return PackBuilder.Report(
             path: destination, metadata: metadata, fileSize: pack.fileSize,
@@ -109,10 +122,7 @@ private struct Stamp {
             + "mtime=\(identity.modificationSeconds).\(identity.modificationNanoseconds)\n"
         // Named like the builder's temporary files, so a build killed here leaves one that the
         // next build of the same pack removes.
-        let slash = destination.lastIndex(of: "/")
-        let folder = slash.map { String(destination[...$0]) } ?? ""
-        let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        let temporary = folder + "." + base + ".tmp-\(Platform.processID)-stamp"
+        let temporary = String(path.dropLast(".stamp".count)) + ".tmp-\(Platform.processID)-stamp"
         guard case .success(let file) = Platform.system({
             try FileDescriptor.open(
                 temporary, .writeOnly, options: [.create, .truncate, .noFollow, .closeOnExec],

@@ -210,11 +210,11 @@ public struct PackBuilder {
 
     /// Writes the pack, or with `keepingIdentical` leaves a destination that already holds the
     /// very same bytes untouched.
-    func write(to destination: String, keepingIdentical: Bool) throws(PackError) -> Report {
+    func write(to destination: String, keepingIdentical: Bool, workFolder: String? = nil) throws(PackError) -> Report {
         let timestamp = try options.validated()
         let sorted = try Self.sortedCheckingCollisions(entries)
         let name = options.name ?? PackMetadata.defaultName(forFile: destination)
-        let publisher = try AtomicPublisher(destination: destination)
+        let publisher = try AtomicPublisher(destination: destination, workFolder: workFolder)
         do throws(PackError) {
             let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)
             var report = try Self.layOut(sorted, name: name, options: options, timestamp: timestamp, into: output)

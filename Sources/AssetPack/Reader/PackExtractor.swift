@@ -211,7 +211,7 @@ public struct PackExtractor {
     }
 
     /// Creates `folder` and its missing parents; returns the ones it created, outermost first.
-    static func makeFolders(_ folder: String) throws(PackError) -> [String] {
+    package static func makeFolders(_ folder: String) throws(PackError) -> [String] {
         var created: [String] = []
         var path = folder.hasPrefix("/") ? "/" : ""
         for component in folder.split(separator: "/") {

@@ -52,6 +52,9 @@ extension PackTool {
         @Flag(help: "Build even when OUT is up to date (its stamp matches the inputs).")
         var force = false
 
+        @Option(help: "Keep the stamp and the temporary file in this folder (created if missing, on OUT's file system) instead of beside OUT.")
+        var workDirectory: String?
+
         @Option(help: "How problems are printed: plain (packtool: …) or compiler (FILE:LINE: error: …, for IDEs and build logs).")
         var messageFormat: MessageFormat = .plain
 
@@ -112,12 +115,14 @@ extension PackTool {
                 for (key, path) in [("base", basePath), ("reference", referencePath)] {
                     if let path { extraInputs[key] = try stamp(of: path) }
                 }
-                if !force, let report = builder.upToDateReport(at: output, extraInputs: extraInputs) {
+                if let workDirectory { try PackExtractor.makeFolders(workDirectory) }
+                if !force, let report = builder.upToDateReport(at: output, extraInputs: extraInputs, workFolder: workDirectory) {
                     try Output.line("\(report.path): up to date")
                     return
                 }
                 try validate(base: basePath, reference: referencePath)
-                let report = try builder.writeIfChanged(to: output, extraInputs: extraInputs, force: force)
+                let report = try builder.writeIfChanged(
+                    to: output, extraInputs: extraInputs, force: force, workFolder: workDirectory)
                 let summary =
                     "\(plural(report.metadata.entryCount, "entry", "entries")), \(report.contentBytes) content bytes, "
                     + "\(report.fileSize) bytes in all (index \(report.indexSize) bytes)"

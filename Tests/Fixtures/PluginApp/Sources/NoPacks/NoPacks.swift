@@ -1,0 +1,2 @@
+/// A target with no Packs/ folder.
+public let noPacks = true
