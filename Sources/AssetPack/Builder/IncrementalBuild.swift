@@ -42,7 +42,7 @@ extension PackBuilder {
     }
 
     /// The report of the pack at `destination` if it is up to date for these inputs (see
-    /// ``writeIfChanged(to:extraInputs:force:)``), or `nil` if a build is needed: for a tool that
+    /// ``writeIfChanged(to:extraInputs:force:workFolder:)``), or `nil` if a build is needed: for a tool that
     /// runs its own checks only when it builds.
     public func upToDateReport(
         at destination: String, extraInputs: [String: String] = [:], workFolder: String? = nil
