@@ -68,6 +68,7 @@ let package = Package(
                 "AssetPack", "AssetLibrary", "CAssetPackZip", "CAssetPackSQLite", "CReferenceReader",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // What every test target shares: temporary folders, a process runner, seeded bytes.

@@ -19,6 +19,7 @@ public enum PackPath {
     ///   - name: the name's bytes, as stored.
     ///   - allowDirectory: accept one trailing `/` (a directory entry in another zip).
     public static func problem<C: Collection<UInt8>>(with name: C, allowDirectory: Bool = false) -> String? {
+        if !allowDirectory, isPlainSafe(name) { return nil }
         var bytes = Array(name)
         if allowDirectory, bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
         if bytes.isEmpty { return "the name is empty" }
@@ -45,6 +46,34 @@ public enum PackPath {
             }
         }
         return nil
+    }
+
+    /// Whether `name` is safe by the quick test every builder name meets in practice: printable
+    /// ASCII with no backslash, no empty, `.` or `..` component, no leading `/` or drive prefix,
+    /// within the length limits. One pass, no allocation; anything else takes the full check.
+    private static func isPlainSafe<C: Collection<UInt8>>(_ name: C) -> Bool {
+        var total = 0
+        var component = 0
+        var dots = 0
+        var previous: UInt8 = 0
+        for byte in name {
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return false }
+            total += 1
+            if byte == UInt8(ascii: "/") {
+                guard component > 0, dots != component || dots > 2 else { return false }
+                component = 0
+                dots = 0
+            } else {
+                if byte == UInt8(ascii: ":"), total == 2, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(previous & 0xDF) {
+                    return false
+                }
+                component += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+                guard component <= maxComponentLength else { return false }
+            }
+            previous = byte
+        }
+        return total > 0 && total <= maxLength && component > 0 && (dots != component || dots > 2)
     }
 
     /// The NFC form of a safe name, or an ``PackError/Code/unsafeName`` error.

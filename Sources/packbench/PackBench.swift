@@ -23,7 +23,10 @@ struct PackBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "packbench",
         abstract: "Our reader against libzip, ZIPFoundation, the file system, SQLite and a plain C reader, in one run.",
-        subcommands: [Run.self, ProfileOpen.self, ProfileBuild.self, ProfileVariants.self, ProfileReads.self, RSSProbe.self],
+        subcommands: [
+            Run.self, ProfileOpen.self, ProfileBuild.self, ProfileRebuild.self, ProfileVariants.self, ProfileReads.self,
+            RSSProbe.self,
+        ],
         defaultSubcommand: Run.self)
 }
 
@@ -95,6 +98,32 @@ extension PackBench {
             try builder.write(to: pack)
         }
         print(format(stats.median))
+        }
+    }
+
+    struct ProfileRebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild PACK from FOLDER COUNT times when it is up to date (for a profiler); print the phases' medians.")
+        @Argument(help: "The source folder.") var folder: String
+        @Argument(help: "The pack (built first if needed).") var pack: String
+        @Argument(help: "How many no-op rebuilds.") var count = 20
+
+        func run() throws {
+            var builder = PackBuilder()
+            try builder.addDirectory(atPath: folder)
+            _ = try builder.writeIfChanged(to: pack)
+            var listing: [Double] = []
+            var checking: [Double] = []
+            for _ in 0..<count {
+                let start = now()
+                var fresh = PackBuilder()
+                try fresh.addDirectory(atPath: folder)
+                let listed = now()
+                guard try fresh.writeIfChanged(to: pack).outcome == .upToDate else { throw BenchFailure(description: "not up to date") }
+                listing.append(Double(listed - start))
+                checking.append(Double(now() - listed))
+            }
+            print("listing", format(Stats(listing).median), "stamp and check", format(Stats(checking).median))
         }
     }
 
@@ -242,7 +271,7 @@ struct BenchRun {
             let names = Names(dataset)
             var random = SeededRandom(state: 42)
             let indices = (0..<lookups).map { _ in Int(random.next() % UInt64(names.strings.count)) }
-            let indexSize = (try? Pack(path: dataset.pack).entries.last?.size).flatMap { $0 }.map(Int.init) ?? 0
+            let indexSize = (try? Pack(path: dataset.pack).indexData()?.count) ?? 0
             figures.indexSizes[name] = indexSize
             log("== \(name): \(names.strings.count) files, \(dataset.totalBytes / 1024) KiB, index \(indexSize / 1024) KiB")
             var checksums: [String: Int] = [:]
@@ -341,6 +370,37 @@ struct BenchRun {
             record(name, "build", "infozip", infozip)
             record(name, "build", "libzip", libzip)
             log("   build: assetpack \(format(ours.median)), zip -0 -r \(format(infozip.median)), libzip \(format(libzip.median))")
+            // A no-op rebuild: the pack is up to date (its stamp matches), the tool's own time.
+            let rebuilt = output + "/rebuilt.pack"
+            func rebuild() throws -> PackBuilder.Outcome {
+                var builder = PackBuilder(options: .init(name: name))
+                try builder.addDirectory(atPath: dataset.folder)
+                return try builder.writeIfChanged(to: rebuilt).outcome
+            }
+            _ = try rebuild()
+            let noop = try timeRuns(quick ? 3 : 9) {
+                guard try rebuild() == .upToDate else { throw BenchFailure(description: "a no-op rebuild built") }
+            }
+            record(name, "noop-rebuild", "assetpack", noop)
+            log("   no-op rebuild \(format(noop.median)) (a full build \(format(ours.median)))")
+            // Installing: the loose files, or the one pack, copied as an installer copies.
+            if name == "tree3k" {
+                let installs = try timeInterleaved(quick ? 1 : 3, [
+                    {
+                        try? FileManager.default.removeItem(atPath: output + "/install-pack")
+                        try Installer.install(["dataset.pack"], from: dataset.root, to: output + "/install-pack")
+                    },
+                    {
+                        try? FileManager.default.removeItem(atPath: output + "/install-files")
+                        try Installer.install(names.strings, from: dataset.folder, to: output + "/install-files")
+                    },
+                ])
+                record(name, "install", "assetpack", installs[0])
+                record(name, "install", "filesystem", installs[1])
+                log("   install: the pack \(format(installs[0].median)), the loose files \(format(installs[1].median))")
+                try? FileManager.default.removeItem(atPath: output + "/install-pack")
+                try? FileManager.default.removeItem(atPath: output + "/install-files")
+            }
             // Ours only: variant lookups and locale swaps.
             try storeBenchmarks(dataset, names: names)
         }

@@ -77,6 +77,19 @@ enum Report {
                 check("locale swap ≤ 1 ms, \(dataset)", swap.median_ns <= 1e6, format(swap.median_ns))
             }
         }
+        for (dataset, limit) in [("tree3k", 10e6), ("entries100k", 200e6)] {
+            if let noop = value(results, dataset, "noop-rebuild", "assetpack") {
+                let build = value(results, dataset, "build", "assetpack").map { " (a full build \(format($0.median_ns)))" } ?? ""
+                check("no-op rebuild ≤ \(format(limit)), \(dataset)", noop.median_ns <= limit, format(noop.median_ns) + build)
+            }
+        }
+        if let pack = value(results, "tree3k", "install", "assetpack"), let files = value(results, "tree3k", "install", "filesystem") {
+            lines.append(
+                String(
+                    format: "- [figure] install tree3k as an installer copies (create, write, fsync each file, fsync the folders): "
+                        + "the loose files %@, the one pack %@ (%.1f× faster)", format(files.median_ns), format(pack.median_ns),
+                    files.median_ns / pack.median_ns))
+        }
         if let ours = value(results, "tree3k", "random-read", "assetpack") {
             for peer in ["filesystem", "libzip"] {
                 if let other = value(results, "tree3k", "random-read", peer) {

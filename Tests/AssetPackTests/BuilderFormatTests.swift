@@ -245,3 +245,27 @@ extension CRC32 {
         bytes.withUnsafeBytes { checksum(UnsafeRawBufferPointer(rebasing: $0[start..<start + count])) }
     }
 }
+
+@Suite("Name rules: the quick test agrees with the full one")
+struct NameRuleTests {
+    @Test("random names over the characters that matter get the same verdict both ways")
+    func quickAndFullAgree() {
+        // allowDirectory: true takes the full check only; names not ending in "/" mean the same.
+        let alphabet: [UInt8] = Array("a./\\\\:C \u{7F}é".utf8) + [0x00, 0x0A, 0x1B]
+        var random = SeededBytes(state: 11)
+        var checked = 0
+        for _ in 0..<20_000 {
+            let length = Int(random.next() % 9)
+            var name = (0..<length).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+            while name.last == UInt8(ascii: "/") { name.removeLast() }
+            let quick = PackPath.problem(with: name) == nil
+            let full = PackPath.problem(with: name, allowDirectory: true) == nil
+            #expect(quick == full, "\(name)")
+            checked += 1
+        }
+        for name in ["a", "a/b", "...", "a..b/.c", "C:x", "c:/x", "/x", "a//b", ".", "..", "a/..", String(repeating: "x", count: 256), String(repeating: "x/", count: 600)] {
+            #expect((PackPath.problem(with: name.utf8) == nil) == (PackPath.problem(with: name.utf8, allowDirectory: true) == nil), "\(name)")
+        }
+        #expect(checked == 20_000)
+    }
+}

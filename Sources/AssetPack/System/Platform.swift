@@ -169,6 +169,14 @@ enum Platform {
         }
     }
 
+    /// The status of the file `name` (NUL-terminated) in the open folder `folder`, following a
+    /// symbolic link (`fstatat`): the folder walk's one call per file, with no path to build.
+    @inline(__always)
+    static func status(of name: UnsafePointer<CChar>, in folder: FileDescriptor) -> Swift.Result<Stat, Errno> {
+        var raw = CInterop.Stat()
+        return retrying { fstatat(folder.rawValue, name, &raw, 0) }.map { _ in Stat(rawValue: raw) }
+    }
+
     // MARK: - Reading folders
 
     /// The names in an open folder (`fdopendir`, `readdir`, `closedir`), without `.` and `..`.
@@ -198,16 +206,17 @@ enum Platform {
 
         deinit { closedir(stream) }
 
-        /// The next name's bytes, or `nil` at the end. The name is read in place: a `dirent` is
-        /// only as long as its name, so copying the whole fixed-size `d_name` field (as
-        /// `item.pointee` would) reads past the end of the last entry in the buffer.
-        func next() -> [UInt8]? {
+        /// The next name's bytes, or `nil` at the end; with `terminated`, followed by a NUL (for
+        /// a call that takes a C string). The name is read in place: a `dirent` is only as long
+        /// as its name, so copying the whole fixed-size `d_name` field (as `item.pointee` would)
+        /// reads past the end of the last entry in the buffer.
+        func next(terminated: Bool = false) -> [UInt8]? {
             while let item = readdir(stream) {
                 guard let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return nil }
                 let name = UnsafeRawPointer(item).advanced(by: offset).assumingMemoryBound(to: CChar.self)
-                let bytes = Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
-                if bytes == [0x2E] || bytes == [0x2E, 0x2E] { continue }
-                return bytes
+                let length = strlen(name)
+                if length == 1 && name[0] == 0x2E || length == 2 && name[0] == 0x2E && name[1] == 0x2E { continue }
+                return Array(UnsafeRawBufferPointer(start: name, count: terminated ? length + 1 : length))
             }
             return nil
         }
