@@ -33,6 +33,11 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
         case extraTranslation
         /// A question of a bank that requires sources has none.
         case missingSource
+        /// A translated question's choices differ from the reference's in number or in which one
+        /// is correct (a translation never changes the answer key).
+        case answerKeyMismatch
+        /// A translated question or category shows another picture than the reference.
+        case pictureMismatch
 
         /// The code in a few English words, as messages show it.
         public var summary: String {
@@ -49,6 +54,8 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
             case .missingTranslation: "missing translation"
             case .extraTranslation: "translation of an item the reference does not have"
             case .missingSource: "no source"
+            case .answerKeyMismatch: "answer key differs from the reference"
+            case .pictureMismatch: "picture differs from the reference"
             }
         }
     }

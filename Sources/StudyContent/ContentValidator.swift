@@ -125,15 +125,40 @@ public struct ContentValidator {
         return problems
     }
 
-    /// The question ids a translation lacks or adds, compared with the reference (development
-    /// locale) bank of the same id.
+    /// How a translation differs from the reference (development locale) bank of the same id:
+    /// questions it lacks or adds, and questions or categories whose answer key (the number of
+    /// choices and which one is correct) or picture differ. A translation keeps both.
     public static func compareTranslation(_ translation: QuestionBank, reference: QuestionBank) -> [ContentError] {
         var problems: [ContentError] = []
-        let translated = Set(translation.questions.map(\.id))
+        // Each translated question, and the file it is in.
+        var translated: [String: (question: Question, file: String)] = [:]
+        for category in translation.categories {
+            let file = QuestionBank.categoryPath(bank: translation.id, category: category.id)
+            for question in category.questions where translated[question.id] == nil { translated[question.id] = (question, file) }
+        }
+        let translatedCategories = Dictionary(translation.categories.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for category in reference.categories {
             let file = QuestionBank.categoryPath(bank: translation.id, category: category.id)
-            for question in category.questions where !translated.contains(question.id) {
-                problems.append(ContentError(.missingTranslation, file: file, item: question.id))
+            if let other = translatedCategories[category.id], other.picture != category.picture {
+                problems.append(ContentError(.pictureMismatch, file: file, item: category.id, Self.pictures(other.picture, category.picture)))
+            }
+            for question in category.questions {
+                guard let (other, here) = translated[question.id] else {
+                    problems.append(ContentError(.missingTranslation, file: file, item: question.id))
+                    continue
+                }
+                if other.choices.count != question.choices.count {
+                    problems.append(ContentError(
+                        .answerKeyMismatch, file: here, item: question.id,
+                        "\(other.choices.count) choices, the reference has \(question.choices.count)"))
+                } else if other.choices.map(\.correct) != question.choices.map(\.correct) {
+                    problems.append(ContentError(
+                        .answerKeyMismatch, file: here, item: question.id,
+                        "correct: \(Self.key(other)) here, \(Self.key(question)) in the reference"))
+                }
+                if other.picture != question.picture {
+                    problems.append(ContentError(.pictureMismatch, file: here, item: question.id, Self.pictures(other.picture, question.picture)))
+                }
             }
         }
         let original = Set(reference.questions.map(\.id))
@@ -144,6 +169,17 @@ public struct ContentValidator {
             }
         }
         return problems
+    }
+
+    /// The correct choices' numbers (from 1), as a reader counts them: `choice 2`, `choices 1, 3`, `none`.
+    private static func key(_ question: Question) -> String {
+        let numbers = question.choices.indices.filter { question.choices[$0].correct }.map { String($0 + 1) }
+        if numbers.isEmpty { return "none" }
+        return (numbers.count == 1 ? "choice " : "choices ") + numbers.joined(separator: ", ")
+    }
+
+    private static func pictures(_ here: String?, _ reference: String?) -> String {
+        "\(here ?? "none") here, \(reference ?? "none") in the reference"
     }
 
     /// Every bank in `content` checked against the bank of the same id in `reference`. A bank
@@ -167,9 +203,22 @@ public struct ContentValidator {
                 problems.append(located)
                 continue
             }
-            problems += Self.compareTranslation(translation, reference: original)
+            problems += located(Self.compareTranslation(translation, reference: original))
         }
         return problems
+    }
+
+    /// `problems` with the line of their item in the translation's file, where it has one.
+    private func located(_ problems: [ContentError]) -> [ContentError] {
+        var files: [String: ItemLines] = [:]
+        return problems.map { problem in
+            guard problem.line == nil, let item = problem.item else { return problem }
+            let lines = files[problem.file] ?? ItemLines((try? content.data(atPath: problem.file))?.flatMap { try? JSONValue.parse($0) })
+            files[problem.file] = lines
+            var found = problem
+            found.line = lines.first(item)
+            return found
+        }
     }
 }
 
@@ -190,6 +239,9 @@ private struct ItemLines {
         default: break
         }
     }
+
+    /// The line of the first object with id `id`.
+    func first(_ id: String) -> Int? { lines[id]?.first }
 
     /// The line of the next object with id `id`.
     mutating func next(_ id: String) -> Int? {

@@ -124,7 +124,33 @@ struct ValidationTests {
         #expect(
             ContentValidator(content: translation).compareTranslations(with: reference) == [
                 ContentError(.missingTranslation, file: "Banks/b/c.json", item: "q2"),
-                ContentError(.extraTranslation, file: "Banks/b/c.json", item: "q3"),
+                ContentError(.extraTranslation, file: "Banks/b/c.json", line: 1, item: "q3"),
+            ])
+    }
+
+    @Test("a translation keeps the reference's answer key and pictures; a difference names the line")
+    func translatedKeys() throws {
+        let scratch = try Scratch()
+        let three = [("a", false), ("b", true), ("c", false)]
+        let reference = try Pack(path: scratch.pack("en", files: Self.bank([
+            Self.question("q1", choices: three), Self.question("q2", choices: three),
+            Self.question("q3", choices: three, picture: "Images/stop.png"), Self.question("q4"),
+        ], categoryPicture: "Images/c.png")))
+        // One question per line, as translators write them.
+        var files = Self.bank([
+            Self.question("q1", choices: [("а", false), ("б", true), ("в", false)]),
+            Self.question("q2", choices: [("а", true), ("б", false), ("в", false)]),
+            Self.question("q3", choices: three, picture: "Images/yield.png"),
+            Self.question("q4", choices: [("да", true), ("нет", false), ("может быть", false)]),
+        ])
+        files["Banks/b/c.json"] = files["Banks/b/c.json"]?.replacingOccurrences(of: "}, {\"id\"", with: "},\n{\"id\"")
+        let translation = try Pack(path: scratch.pack("ru", files: files))
+        #expect(
+            ContentValidator(content: translation).compareTranslations(with: reference) == [
+                ContentError(.pictureMismatch, file: "Banks/b/c.json", line: 1, item: "c", "none here, Images/c.png in the reference"),
+                ContentError(.answerKeyMismatch, file: "Banks/b/c.json", line: 2, item: "q2", "correct: choice 1 here, choice 2 in the reference"),
+                ContentError(.pictureMismatch, file: "Banks/b/c.json", line: 3, item: "q3", "Images/yield.png here, Images/stop.png in the reference"),
+                ContentError(.answerKeyMismatch, file: "Banks/b/c.json", line: 4, item: "q4", "3 choices, the reference has 2"),
             ])
     }
 }
