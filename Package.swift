@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .executable(name: "packtool", targets: ["packtool"]),
+        .library(name: "StudyEngine", targets: ["StudyEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -60,6 +61,8 @@ let package = Package(
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
+        // The study engine: schedulers, review-log evaluation and training; Foundation only.
+        .target(name: "StudyEngine"),
     ],
     swiftLanguageModes: [.v6]
 )
