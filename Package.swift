@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .executable(name: "packtool", targets: ["packtool"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
+        .executable(name: "study", targets: ["study"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -63,6 +64,10 @@ let package = Package(
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
         // The study engine: schedulers, review-log evaluation and training; Foundation only.
         .target(name: "StudyEngine"),
+        .executableTarget(
+            name: "study",
+            dependencies: ["StudyEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
