@@ -47,11 +47,19 @@ struct FSRSMath<Scalar: FSRSScalar> {
     let w: [Scalar]
     let decay: Scalar
     let factor: Scalar
+    /// Terms that depend on the parameters alone, computed once: e^w8, D0(Easy) unclamped,
+    /// e^(w17·w18).
+    let expW8: Scalar
+    let easyDifficulty: Scalar
+    let expW17W18: Scalar
 
     init(_ w: [Scalar]) {
         self.w = w
         decay = Scalar(constant: 0) - w[20]
         factor = Scalar.power(Scalar(constant: 0.9), Scalar(constant: 1) / decay) - 1
+        expW8 = Scalar.exp(w[8])
+        easyDifficulty = w[4] - Scalar.exp(w[5] * 3.0) + 1
+        expW17W18 = Scalar.exp(w[17] * w[18])
     }
 
     /// R(t, S) = (1 + FACTOR·t/S)^decay for t whole days (negative t counts as 0).
@@ -73,7 +81,7 @@ struct FSRSMath<Scalar: FSRSScalar> {
 
     /// D' = w7·D0(4) + (1−w7)·(D + ΔD·(10−D)/9), ΔD = −w6·(G−3), clamped to [1, 10].
     func nextDifficulty(_ d: Scalar, _ rating: FSRSRating) -> Scalar {
-        let easy = initialDifficulty(.easy, clamp: false)
+        let easy = easyDifficulty
         let delta = Scalar(constant: 0) - w[6] * Double(rating.rawValue - 3)
         let damped = d + (10 - d) * delta / Scalar(constant: 9)
         return (w[7] * easy + (1 - w[7]) * damped).clamped(1, 10)
@@ -93,11 +101,11 @@ struct FSRSMath<Scalar: FSRSScalar> {
             // min(w11·D^(−w12)·((S+1)^w13 − 1)·e^(w14·(1−R)), S / e^(w17·w18))
             let longTerm = w[11] * Scalar.power(d, Scalar(constant: 0) - w[12]) * (Scalar.power(s + 1, w[13]) - 1)
                 * Scalar.exp((1 - r) * w[14])
-            let shortTerm = s / Scalar.exp(w[17] * w[18])
+            let shortTerm = s / expW17W18
             next = longTerm.value <= shortTerm.value ? longTerm : shortTerm
         } else {
             // S·(1 + e^w8·(11−D)·S^(−w9)·(e^(w10·(1−R)) − 1)·(w15 if Hard)·(w16 if Easy))
-            var growth = Scalar.exp(w[8]) * (11 - d) * Scalar.power(s, Scalar(constant: 0) - w[9])
+            var growth = expW8 * (11 - d) * Scalar.power(s, Scalar(constant: 0) - w[9])
                 * (Scalar.exp((1 - r) * w[10]) - 1)
             if rating == .hard { growth = growth * w[15] }
             if rating == .easy { growth = growth * w[16] }
@@ -125,8 +133,13 @@ struct FSRSMath<Scalar: FSRSScalar> {
 extension FSRSMath: Sendable where Scalar: Sendable {}
 
 extension FSRSMath where Scalar == Double {
-    /// The unrounded interval for desired retention r: S/FACTOR·(r^(1/decay) − 1).
-    func rawInterval(stability: Double, desiredRetention: Double) -> Double {
-        (stability / factor) * (pow(desiredRetention, 1 / decay) - 1)
+    /// r^(1/decay) − 1 for desired retention r, the constant part of the interval.
+    func retentionTerm(_ desiredRetention: Double) -> Double {
+        pow(desiredRetention, 1 / decay) - 1
+    }
+
+    /// The unrounded interval S/FACTOR·(r^(1/decay) − 1), given ``retentionTerm(_:)``.
+    func rawInterval(stability: Double, retentionTerm: Double) -> Double {
+        (stability / factor) * retentionTerm
     }
 }

@@ -49,6 +49,7 @@ public struct FSRSScheduler: ReviewScheduler {
     /// FSRS-6, or FSRS-5 (the same formulas with w19 = 0, w20 = 0.5).
     public let kind: SchedulerKind
     let math: FSRSMath<Double>
+    let retentionTerm: Double
 
     /// An FSRS scheduler; throws if a setting is out of range (retention not in (0, 1), a step
     /// not positive, a maximum interval below 1, FSRS-5 with w19 ≠ 0 or w20 ≠ 0.5).
@@ -74,6 +75,7 @@ public struct FSRSScheduler: ReviewScheduler {
         self.calendar = calendar
         self.kind = version
         math = FSRSMath(configuration.parameters.values)
+        retentionTerm = math.retentionTerm(configuration.desiredRetention)
     }
 
     /// FSRS-6 with py-fsrs's defaults (fuzz on) on `calendar`.
@@ -91,6 +93,7 @@ public struct FSRSScheduler: ReviewScheduler {
         self.calendar = calendar
         self.kind = version
         math = FSRSMath(configuration.parameters.values)
+        retentionTerm = math.retentionTerm(configuration.desiredRetention)
     }
 
     /// Learning, step 0, no memory state yet, due at `moment`.
@@ -134,7 +137,7 @@ public struct FSRSScheduler: ReviewScheduler {
 
     /// The interval in days for stability `s`, without fuzz: rounded half to even, 1…maximum.
     public func interval(forStability s: Double) -> Int {
-        let raw = math.rawInterval(stability: s, desiredRetention: configuration.desiredRetention)
+        let raw = math.rawInterval(stability: s, retentionTerm: retentionTerm)
         guard raw.isFinite else { return configuration.maximumInterval }
         return Int(min(Double(configuration.maximumInterval), max(1, raw.rounded(.toNearestOrEven))))
     }
@@ -207,7 +210,7 @@ public struct FSRSScheduler: ReviewScheduler {
         case .days:
             let days: Int
             if configuration.fuzz {
-                let raw = math.rawInterval(stability: s, desiredRetention: configuration.desiredRetention)
+                let raw = math.rawInterval(stability: s, retentionTerm: retentionTerm)
                 days = FSRSFuzz.fuzzed(raw.isFinite ? raw : Double(configuration.maximumInterval), factor: random.unitInterval(), minimum: 1, maximum: configuration.maximumInterval)
             } else {
                 days = interval(forStability: s)

@@ -18,6 +18,9 @@ public struct ReviewLog: Sendable, Hashable {
         public var durationMilliseconds: Int?
         /// The line of the file (the header is line 1).
         public var row: Int
+        /// The card's number in the log: 0 for the first card reviewed, 1 for the next new one…
+        /// (set by ``ReviewLog``, so per-card state can live in an array).
+        public internal(set) var cardIndex = 0
 
         /// An entry with every value given.
         public init(cardID: String, rating: FSRSRating, time: Date, durationMilliseconds: Int? = nil, row: Int) {
@@ -39,13 +42,31 @@ public struct ReviewLog: Sendable, Hashable {
 
     /// The reviews in time order.
     public let entries: [Entry]
+    /// Each card's entries in time order, cards in the order of their first review; the
+    /// integers are positions in ``entries``.
+    public let cards: [[Int]]
 
-    /// A log of `entries`, which must be in time order.
+    /// A log of `entries`, which must be in time order; numbers the cards.
     public init(entries: [Entry]) throws(StudyEngineError) {
         for (previous, entry) in zip(entries, entries.dropFirst()) where entry.time < previous.time {
             throw StudyEngineError(.outOfTimeOrder, row: entry.row, field: "review_time", "\(entry.time.isoText) is before the previous review's \(previous.time.isoText) (line \(previous.row))")
         }
-        self.entries = entries
+        var numbered = entries
+        var index: [String: Int] = [:]
+        var cards: [[Int]] = []
+        for offset in numbered.indices {
+            let id = numbered[offset].cardID
+            if let card = index[id] {
+                numbered[offset].cardIndex = card
+                cards[card].append(offset)
+            } else {
+                index[id] = cards.count
+                numbered[offset].cardIndex = cards.count
+                cards.append([offset])
+            }
+        }
+        self.entries = numbered
+        self.cards = cards
     }
 
     /// Reads the CSV file at `path`; errors name the file and the line.
@@ -65,27 +86,31 @@ public struct ReviewLog: Sendable, Hashable {
 
     /// Parses CSV text: a header naming known columns, then one review per line.
     public init(csv: Data) throws(StudyEngineError) {
-        var lines: [(row: Int, fields: [Substring])] = []
+        let bytes = [UInt8](csv)
+        var lines: [(row: Int, fields: [ArraySlice<UInt8>])] = []
         var row = 0
+        var lineStart = 0
         // Split on LF bytes (a String would keep CR LF together as one character).
-        for rawLine in csv.split(separator: 10, omittingEmptySubsequences: false) {
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count && bytes[lineEnd] != 10 { lineEnd += 1 }
             row += 1
-            var bytes = rawLine[...]
-            if bytes.last == 13 { bytes = bytes.dropLast() }
-            if row == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-            let line = Substring(String(decoding: bytes, as: UTF8.self))
-            if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-            if line.contains("\"") {
+            var line = bytes[lineStart..<lineEnd]
+            lineStart = lineEnd + 1
+            if line.last == 13 { line = line.dropLast() }
+            if row == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+            if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
+            if line.contains(34) {
                 throw StudyEngineError(.malformedRow, row: row, "quoted fields are not part of the review-log format")
             }
-            lines.append((row, line.split(separator: ",", omittingEmptySubsequences: false)))
+            lines.append((row, line.split(separator: 44, omittingEmptySubsequences: false).map(Self.trimmed)))
         }
         guard let header = lines.first else {
             throw StudyEngineError(.notEnoughReviews, row: 1, "the review log is empty: it needs a header and at least one review")
         }
         var index: [String: Int] = [:]
         for (position, rawName) in header.fields.enumerated() {
-            let name = rawName.trimmingCharacters(in: .whitespaces)
+            let name = String(decoding: rawName, as: UTF8.self)
             guard Self.columns.contains(name) else {
                 throw StudyEngineError(.unknownColumn, row: header.row, field: name, "unknown column; a review log has \(Self.columns.joined(separator: ", "))")
             }
@@ -107,33 +132,28 @@ public struct ReviewLog: Sendable, Hashable {
             guard line.fields.count == header.fields.count else {
                 throw StudyEngineError(.malformedRow, row: line.row, "expected \(header.fields.count) fields, found \(line.fields.count)")
             }
-            let id = line.fields[card].trimmingCharacters(in: .whitespaces)
-            guard !id.isEmpty else {
+            guard !line.fields[card].isEmpty else {
                 throw StudyEngineError(.malformedRow, row: line.row, field: "card_id", "the card id is empty")
             }
-            let ratingText = line.fields[rating].trimmingCharacters(in: .whitespaces)
-            guard let value = Int(ratingText) else {
-                throw StudyEngineError(.malformedRow, row: line.row, field: "review_rating", "'\(ratingText)' is not a whole number")
+            let id = String(decoding: line.fields[card], as: UTF8.self)
+            guard let value = Self.integer(line.fields[rating]) else {
+                throw StudyEngineError(.malformedRow, row: line.row, field: "review_rating", "'\(String(decoding: line.fields[rating], as: UTF8.self))' is not a whole number")
             }
             guard let grade = FSRSRating(rawValue: value) else {
                 throw StudyEngineError(.gradeOutOfRange, row: line.row, field: "review_rating", "ratings are 1 (Again) to 4 (Easy), got \(value)")
             }
-            let timeText = line.fields[time].trimmingCharacters(in: .whitespaces)
             let date: Date
             do throws(ISO8601Time.Failure) {
-                date = try ISO8601Time.parse(timeText)
+                date = try ISO8601Time.parse(line.fields[time])
             } catch {
                 throw StudyEngineError(.malformedRow, row: line.row, field: "review_time", error.detail)
             }
             var milliseconds: Int?
-            if let duration {
-                let durationText = line.fields[duration].trimmingCharacters(in: .whitespaces)
-                if !durationText.isEmpty {
-                    guard let ms = Int(durationText), ms >= 0 else {
-                        throw StudyEngineError(.malformedRow, row: line.row, field: "review_duration", "'\(durationText)' is not a duration in milliseconds")
-                    }
-                    milliseconds = ms
+            if let duration, !line.fields[duration].isEmpty {
+                guard let ms = Self.integer(line.fields[duration]), ms >= 0 else {
+                    throw StudyEngineError(.malformedRow, row: line.row, field: "review_duration", "'\(String(decoding: line.fields[duration], as: UTF8.self))' is not a duration in milliseconds")
                 }
+                milliseconds = ms
             }
             entries.append(Entry(cardID: id, rating: grade, time: date, durationMilliseconds: milliseconds, row: line.row))
         }
@@ -143,20 +163,29 @@ public struct ReviewLog: Sendable, Hashable {
         try self.init(entries: entries)
     }
 
-    /// Each card's entries in time order, cards in the order of their first review; the
-    /// integers are positions in ``entries``.
-    public var cards: [[Int]] {
-        var position: [String: Int] = [:]
-        var result: [[Int]] = []
-        for (offset, entry) in entries.enumerated() {
-            if let slot = position[entry.cardID] {
-                result[slot].append(offset)
-            } else {
-                position[entry.cardID] = result.count
-                result.append([offset])
-            }
+    /// The field without spaces or tabs around it.
+    private static func trimmed(_ field: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var field = field
+        while let first = field.first, first == 32 || first == 9 { field = field.dropFirst() }
+        while let last = field.last, last == 32 || last == 9 { field = field.dropLast() }
+        return field
+    }
+
+    /// A decimal integer (optional minus sign, at most 18 digits), or `nil`.
+    private static func integer(_ field: ArraySlice<UInt8>) -> Int? {
+        var digits = field[...]
+        var sign = 1
+        if digits.first == 45 {
+            sign = -1
+            digits = digits.dropFirst()
         }
-        return result
+        guard !digits.isEmpty, digits.count <= 18 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= 48 && byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        return sign * value
     }
 }
 
@@ -165,8 +194,9 @@ enum ISO8601Time {
     struct Failure: Error { let detail: String }
 
     /// The instant `text` names; a time without a zone offset is refused (it would be ambiguous).
-    static func parse(_ text: String) throws(Failure) -> Date {
-        let b = Array(text.utf8)
+    static func parse(_ field: ArraySlice<UInt8>) throws(Failure) -> Date {
+        let b = Array(field)
+        let text = String(decoding: field, as: UTF8.self)
         var i = 0
         func number(_ digits: Int) throws(Failure) -> Int {
             guard i + digits <= b.count else { throw Failure(detail: "'\(text)' is not an ISO 8601 time (YYYY-MM-DDTHH:MM:SS±HH:MM)") }
