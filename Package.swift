@@ -68,6 +68,11 @@ let package = Package(
             name: "study",
             dependencies: ["StudyEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .testTarget(
+            name: "StudyEngineTests",
+            dependencies: ["StudyEngine", "study", "TestSupport"],
+            exclude: ["Fixtures", "fsrs_oracle.py"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
