@@ -68,6 +68,8 @@ let package = Package(
             name: "study",
             dependencies: ["StudyEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // Its benchmark: ours against py-fsrs on the 12k log, evaluate, training.
+        .executableTarget(name: "studybench", dependencies: ["StudyEngine"]),
         .testTarget(
             name: "StudyEngineTests",
             dependencies: ["StudyEngine", "study", "TestSupport"],
