@@ -213,12 +213,6 @@ public enum Evaluator {
         return examples.sorted { $0.position < $1.position }.map(\.example)
     }
 
-    /// Log loss of FSRS-6 with `parameters` on the reviews from position `from` (experiments).
-    public static func scoreTail(_ log: ReviewLog, parameters: FSRSParameters, from: Int) -> Double {
-        let scheduler = FSRSScheduler(trusted: FSRSScheduler.Configuration(parameters: parameters, fuzz: false), calendar: .elapsed24Hours, version: .fsrs6)
-        return RecallMetrics(predictions: predictions(log, cards: log.cards, scoredFrom: from, fsrsModel(scheduler))).logLoss
-    }
-
     /// Scores every model on `log`.
     public static func evaluate(_ log: ReviewLog) -> EvaluationReport {
         let cards = log.cards

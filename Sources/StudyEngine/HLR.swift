@@ -126,9 +126,8 @@ public struct HLRScheduler: ReviewScheduler {
         try validate(state)
         let right = try answer.isRight(scheduler: "hlr")
         var next = state
-        if right { next.right = state.right.addingReportingOverflow(1).partialValue } else { next.wrong = state.wrong.addingReportingOverflow(1).partialValue }
-        next.right = max(0, next.right)
-        next.wrong = max(0, next.wrong)
+        // Counts saturate rather than overflow (a stored state may hold any integer).
+        if right { next.right = state.right == Int.max ? Int.max : state.right + 1 } else { next.wrong = state.wrong == Int.max ? Int.max : state.wrong + 1 }
         next.lastPractice = moment.date
         let h = halfLife(next)
         if h >= 1 {
