@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "packtool", targets: ["packtool"]),
         // Packing as a build step: every Packs/NAME/ folder of a target becomes NAME.pack.
         .plugin(name: "AssetPackPlugin", targets: ["AssetPackPlugin"]),
+        .library(name: "StudyEngine", targets: ["StudyEngine"]),
+        .executable(name: "study", targets: ["study"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -82,6 +84,19 @@ let package = Package(
         .testTarget(name: "PluginTests", dependencies: ["AssetPack", "TestSupport"]),
         // The README's examples, through the public API only (no @testable import).
         .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "TestSupport"]),
+        // The study engine: schedulers, review-log evaluation and training; Foundation only.
+        .target(name: "StudyEngine"),
+        .executableTarget(
+            name: "study",
+            dependencies: ["StudyEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Its benchmark: ours against py-fsrs on the 12k log, evaluate, training.
+        .executableTarget(name: "studybench", dependencies: ["StudyEngine"]),
+        .testTarget(
+            name: "StudyEngineTests",
+            dependencies: ["StudyEngine", "study", "TestSupport"],
+            exclude: ["Fixtures", "fsrs_oracle.py"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import StudyEngine
+
+/// `study`: what the study engine's schedulers do, on a review log or on a list of answers.
+struct Study: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "study",
+        abstract: "Check the study engine's schedulers against real reviews, or watch one schedule a list of answers.",
+        subcommands: [Evaluate.self, Replay.self])
+}
+
+/// Runs `study` and turns every failure into one line: usage errors exit 64, bad input 1.
+@main
+enum Main {
+    static func main() {
+        do {
+            var command = try Study.parseAsRoot()
+            try command.run()
+        } catch let error as StudyEngineError {
+            fail("\(error)", code: 1)
+        } catch {
+            let code = Study.exitCode(for: error)
+            if code == .success {
+                print(Study.fullMessage(for: error))
+                exit(0)
+            }
+            // One line: ArgumentParser's message may list choices on lines of their own.
+            let message = Study.message(for: error).split(separator: "\n")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+            if error is ExitCode {
+                exit(code.rawValue)
+            }
+            fail(message + " (see study --help)", code: code.rawValue)
+        }
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data(("study: " + message + "\n").utf8))
+        exit(code)
+    }
+}
+
+extension SchedulerKind: ExpressibleByArgument {}
