@@ -7,11 +7,11 @@ let package = Package(
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
         .library(name: "StudyContent", targets: ["StudyContent"]),
+        .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .executable(name: "packtool", targets: ["packtool"]),
+        .executable(name: "study", targets: ["study"]),
         // Packing as a build step: every Packs/NAME/ folder of a target becomes NAME.pack.
         .plugin(name: "AssetPackPlugin", targets: ["AssetPackPlugin"]),
-        .library(name: "StudyEngine", targets: ["StudyEngine"]),
-        .executable(name: "study", targets: ["study"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

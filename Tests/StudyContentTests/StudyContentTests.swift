@@ -24,38 +24,6 @@ extension Scratch {
 
 @Suite("Decks and banks from the real packs")
 struct RealContentTests {
-    @Test("the driving-rules bank decodes in Russian and English: 16 categories, 12 questions each")
-    func drivingBank() throws {
-        let scratch = try Scratch()
-        let store = try AssetStore(developmentLocale: "en")
-        try store.mount(path: scratch.packReal("driving-base"), priority: .base)
-        try store.mount(path: scratch.packReal("driving-en"), priority: .locale)
-        try store.mount(path: scratch.packReal("driving-ru"), priority: .locale)
-        for (locale, title) in [("ru", "Правила дорожного движения"), ("en", "Driving rules")] {
-            try store.setLocale(locale)
-            let bank = try QuestionBank.load(id: "driving-rules", from: store.currentView)
-            #expect(bank.title == title)
-            #expect(bank.language == locale)
-            #expect(bank.categories.count == 16)
-            #expect(bank.categories.allSatisfy { $0.questions.count == 12 && $0.lessons.count == 2 })
-            #expect(bank.questions.count == 192)
-            #expect(bank.categories.map(\.id).first == "gearshift-ignition")
-            #expect(bank.categories.map(\.id).last == "sharing-the-road")
-            #expect(bank.questions.allSatisfy { $0.correctIndex != nil && (2...6).contains($0.choices.count) })
-            #expect(ContentValidator(content: store.currentView).validate().isEmpty)
-            // Every picture a question or category names resolves to a variant in the base pack.
-            for category in bank.categories {
-                let image = try #require(store.image(named: category.picture ?? "", scale: 3, idiom: .pad))
-                #expect(image.pack.metadata?.name == "driving-base")
-            }
-        }
-        let ru = try QuestionBank.load(id: "driving-rules", from: { try store.setLocale("ru"); return store.currentView }())
-        let en = try QuestionBank.load(id: "driving-rules", from: { try store.setLocale("en"); return store.currentView }())
-        #expect(ru.questions.map(\.id) == en.questions.map(\.id))
-        #expect(ru.questions.map(\.correctIndex) == en.questions.map(\.correctIndex))
-        #expect(ContentValidator.compareTranslation(ru, reference: en).isEmpty)
-    }
-
     @Test("the JLPT N5 deck decodes from TSV: 120 cards with kanji, kana, romaji and meanings")
     func japaneseDeck() throws {
         let scratch = try Scratch()
