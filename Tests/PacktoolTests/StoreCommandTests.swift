@@ -47,7 +47,7 @@ struct StoreCommandTests {
         #expect(
             ru.stderr == """
                 packtool: \(scratch.url("ru"))/Banks/b/c.json: q1: missing translation
-                packtool: \(scratch.url("ru"))/Banks/b/c.json: q9: translation of an item the reference does not have
+                packtool: \(scratch.url("ru"))/Banks/b/c.json:2: q9: translation of an item the reference does not have
 
                 """)
     }
