@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
+        .library(name: "StudyProgress", targets: ["StudyProgress"]),
         .executable(name: "packtool", targets: ["packtool"]),
         .executable(name: "study", targets: ["study"]),
         // Packing as a build step: every Packs/NAME/ folder of a target becomes NAME.pack.
@@ -17,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // The learner's progress: SQLite in WAL mode, a versioned schema (StudyProgress).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Documentation only: `swift package generate-documentation` (Scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -86,16 +89,33 @@ let package = Package(
         .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "TestSupport"]),
         // The study engine: schedulers, review-log evaluation and training; Foundation only.
         .target(name: "StudyEngine"),
+        // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn
+        // from a deck or bank of the mounted packs.
+        .target(
+            name: "StudyProgress",
+            dependencies: ["StudyEngine", "StudyContent", "AssetLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "study",
-            dependencies: ["StudyEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "StudyEngine", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
-        // Its benchmark: ours against py-fsrs on the 12k log, evaluate, training.
-        .executableTarget(name: "studybench", dependencies: ["StudyEngine"]),
+        // Its benchmark: ours against py-fsrs on the 12k log, evaluate, training; progress and
+        // sessions against SQLite's C API.
+        .executableTarget(name: "studybench", dependencies: ["StudyEngine", "StudyProgress", "CAssetPackSQLite"]),
         .testTarget(
             name: "StudyEngineTests",
             dependencies: ["StudyEngine", "study", "TestSupport"],
             exclude: ["Fixtures", "fsrs_oracle.py"]
+        ),
+        .testTarget(
+            name: "StudyProgressTests",
+            dependencies: [
+                "StudyProgress", "StudyEngine", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -58,6 +58,26 @@ public struct LearnerCalendar: Sendable, Hashable {
         }
     }
 
+    /// The first instant of `date`'s calendar day (under the 24-hour rule, of its UTC day).
+    public func startOfDay(_ date: Date) -> Date {
+        switch rule {
+        case .local(let calendar):
+            return calendar.startOfDay(for: date)
+        case .elapsed24Hours:
+            return Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400)
+        }
+    }
+
+    /// `date`'s calendar date as `yyyy-MM-dd` (under the 24-hour rule, its UTC date).
+    public func dateString(_ date: Date) -> String {
+        let zone = timeZone ?? TimeZone(secondsFromGMT: 0) ?? .current
+        let day = dayNumber(of: date, in: zone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(day) * 86_400))
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
     /// The calendar date's number of days since 1970-01-01 in `timeZone`.
     private func dayNumber(of date: Date, in timeZone: TimeZone) -> Int {
         let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))

@@ -1,13 +1,16 @@
 import ArgumentParser
 import Foundation
+import AssetLibrary
+import AssetPack
 import StudyEngine
+import StudyProgress
 
 /// `study`: what the study engine's schedulers do, on a review log or on a list of answers.
 struct Study: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study",
-        abstract: "Check the study engine's schedulers against real reviews, or watch one schedule a list of answers.",
-        subcommands: [Evaluate.self, Replay.self])
+        abstract: "Study a deck or bank of the mounted packs, see progress and forecasts, simulate and check the schedulers.",
+        subcommands: [SessionCommand.self, StatsCommand.self, SimulateCommand.self, Evaluate.self, Replay.self])
 }
 
 /// Runs `study` and turns every failure into one line: usage errors exit 64, bad input 1.
@@ -19,6 +22,14 @@ enum Main {
             try command.run()
         } catch let error as StudyEngineError {
             fail("\(error)", code: 1)
+        } catch let error as ProgressError {
+            fail("\(error)", code: 1)
+        } catch let error as StoreError {
+            fail("\(error)", code: 1)
+        } catch let error as PackError {
+            fail("\(error)", code: 1)
+        } catch let error as CocoaError {
+            fail(error.localizedDescription, code: 1)
         } catch {
             let code = Study.exitCode(for: error)
             if code == .success {

@@ -84,6 +84,12 @@ public struct ProcessResult: Sendable {
     public var stdout: Data
     public var stderr: String
     public var output: String { String(decoding: stdout, as: UTF8.self) }
+
+    public init(status: Int32, stdout: Data, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs `executable` (a path, or a name looked up on PATH) and waits; never throws for a

@@ -1,0 +1,109 @@
+import Foundation
+import StudyEngine
+
+/// What identifies an item across languages and content updates: the deck or bank it belongs
+/// to, its id, and the card direction where a deck is studied both ways.
+///
+/// The source is `bank/ID` or `deck/ID`, not the pack file's name: a bank's translations live in
+/// differently named packs (`driving-en`, `driving-ru`) but share the bank id and every item id,
+/// so a locale swap keeps the learner's progress.
+public struct ItemKey: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// `bank/ID` or `deck/ID`.
+    public var source: String
+    /// The question or card id.
+    public var item: String
+    /// The card direction (`""` for a question or a one-way card; `reverse` for back-to-front).
+    public var direction: String
+
+    /// A key.
+    public init(source: String, item: String, direction: String = "") {
+        self.source = source
+        self.item = item
+        self.direction = direction
+    }
+
+    /// `source/item` or `source/item:direction`.
+    public var description: String { direction.isEmpty ? "\(source)/\(item)" : "\(source)/\(item):\(direction)" }
+
+    public static func < (lhs: ItemKey, rhs: ItemKey) -> Bool {
+        (lhs.source, lhs.item, lhs.direction) < (rhs.source, rhs.item, rhs.direction)
+    }
+}
+
+/// One item's progress: the scheduler's state, when it is due, and counts.
+public struct ItemProgress: Sendable, Hashable, Codable {
+    /// Which item.
+    public var key: ItemKey
+    /// The scheduler's state (it names the scheduler that wrote it).
+    public var state: CardState
+    /// When the item is due next.
+    public var due: Due
+    /// When the learner first saw it.
+    public var introduced: Date
+    /// The last answer's time.
+    public var lastReview: Date?
+    /// Answers so far.
+    public var reviews: Int
+    /// Wrong answers so far.
+    public var lapses: Int
+    /// The item is in no mounted content any more: kept, not shown.
+    public var orphan: Bool
+
+    /// A progress record.
+    public init(
+        key: ItemKey, state: CardState, due: Due, introduced: Date, lastReview: Date?, reviews: Int,
+        lapses: Int, orphan: Bool = false
+    ) {
+        self.key = key
+        self.state = state
+        self.due = due
+        self.introduced = introduced
+        self.lastReview = lastReview
+        self.reviews = reviews
+        self.lapses = lapses
+        self.orphan = orphan
+    }
+
+    /// The FSRS stability in days, for ordering reviews by predicted recall.
+    var stability: Double? {
+        switch state {
+        case .fsrs6(let s), .fsrs5(let s): s.stability
+        default: nil
+        }
+    }
+}
+
+/// One answer in the review log, with the item's progress before and after it.
+public struct ReviewRecord: Sendable, Hashable {
+    /// The log row's id (increasing).
+    public var id: Int64
+    /// Which item.
+    public var key: ItemKey
+    /// When it was answered.
+    public var at: Date
+    /// What was answered.
+    public var answer: Answer
+    /// How long the learner took.
+    public var duration: TimeInterval
+    /// The progress before the answer (`nil`: the item was new).
+    public var before: ItemProgress?
+    /// The progress after the answer.
+    public var after: ItemProgress
+    /// Whether the answer counts as recalled (see ``StudyEngine/Answer/recalled(by:)``).
+    public var recalled: Bool
+    /// Whether the answer was taken back (``ProgressStore/undoLast(source:)``); the row stays.
+    public var undone: Bool
+}
+
+extension Answer {
+    /// Recalled or not, for retention figures: an FSRS grade above Again, an SM-2 grade of 3 or
+    /// more, right, a multiple-choice answer right on any try.
+    public func recalled(by scheduler: SchedulerKind) -> Bool {
+        switch self {
+        case .grade(let g): g >= (scheduler == .sm2 ? 3 : 2)
+        case .right: true
+        case .wrong, .incorrect: false
+        case .multipleChoice(let result): result.isRight
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+import StudyEngine
+
+/// Anki's load balancing: a review interval of whole days may land on any day of its fuzz range;
+/// the balancer picks the day of that range with the fewest reviews already due, so the daily
+/// workload stays even instead of piling up on the days a lesson's items were first learned.
+///
+/// The range is Anki's fuzz range: for an interval of d ≥ 3 days, d ± (1 + 0.15·(min(d, 7) − 2.5)
+/// + 0.1·(min(d, 20) − 7)⁺ + 0.05·(d − 20)⁺), never below 2 days. Ties go to the day nearest d,
+/// then the earlier one. It replaces the scheduler's random fuzz: use it with fuzz off.
+public struct LoadBalancer: Sendable {
+    /// Whole days in the learner's time zone.
+    public var calendar: LearnerCalendar
+
+    /// A balancer counting days on `calendar`.
+    public init(calendar: LearnerCalendar) { self.calendar = calendar }
+
+    /// The days an interval of `days` may move to.
+    public static func range(forDays days: Int) -> ClosedRange<Int> {
+        guard days >= 3 else { return days...days }
+        let d = Double(days)
+        var delta = 1.0 + 0.15 * (min(d, 7) - 2.5)
+        delta += 0.1 * max(0, min(d, 20) - 7)
+        delta += 0.05 * max(0, d - 20)
+        let low = max(2, Int((d - delta).rounded()))
+        let high = max(low, Int((d + delta).rounded()))
+        return low...high
+    }
+
+    /// Picks, inside the range, the day with the fewest due items given `load(day)`.
+    public static func pick(days: Int, load: (Int) -> Int) -> Int {
+        var best = days
+        var bestLoad = Int.max
+        for day in range(forDays: days) {
+            let l = load(day)
+            if l < bestLoad || (l == bestLoad && abs(day - days) < abs(best - days)) {
+                best = day
+                bestLoad = l
+            }
+        }
+        return best
+    }
+
+    func balance(_ scheduled: Scheduled<CardState>, source: String, at moment: Date, db: Database) throws -> Scheduled<CardState> {
+        guard case .days(let days) = scheduled.interval, days >= 3 else { return scheduled }
+        let range = Self.range(forDays: days)
+        let start = calendar.startOfDay(moment)
+        let from = calendar.adding(days: range.lowerBound, to: start)
+        let to = calendar.adding(days: range.upperBound + 1, to: start)
+        var counts: [Int: Int] = [:]
+        let rows = try Double.fetchCursor(
+            db, sql: "SELECT due FROM item WHERE source = ? AND orphan = 0 AND due >= ? AND due < ?",
+            arguments: [source, from.timeIntervalSince1970, to.timeIntervalSince1970])
+        while let due = try rows.next() {
+            counts[calendar.days(from: moment, to: Date(timeIntervalSince1970: due)), default: 0] += 1
+        }
+        let chosen = Self.pick(days: days) { counts[$0] ?? 0 }
+        guard chosen != days else { return scheduled }
+        let due = calendar.adding(days: chosen, to: moment)
+        var state = scheduled.state
+        switch state {
+        case .fsrs6(var s): s.due = due; state = .fsrs6(s)
+        case .fsrs5(var s): s.due = due; state = .fsrs5(s)
+        case .sm2(var s): s.due = due; state = .sm2(s)
+        default: return scheduled
+        }
+        return Scheduled(state: state, due: .date(due), interval: .days(chosen))
+    }
+}

@@ -1,0 +1,502 @@
+import Foundation
+import GRDB
+import StudyEngine
+
+/// The learner's progress in one SQLite file: per item the scheduler's state and its next due
+/// time, and an append-only log of every answer.
+///
+/// The file is in WAL mode with `synchronous = FULL`: each answer is one transaction, on disk when
+/// ``record(_:answer:at:duration:scheduler:sessionDay:balance:)`` returns, and a process killed at
+/// any moment leaves the database as it was before or after that answer. Two processes on one file
+/// wait for each other (a busy timeout), never fail. The schema is versioned with GRDB's migrator;
+/// a file from a newer schema, or one that is not a database, is an error and stays untouched.
+public final class ProgressStore: Sendable {
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    /// Opens (or creates) the progress database at `path`.
+    ///
+    /// Throws ``ProgressError/Code/isFolder``, ``ProgressError/Code/notWritable``,
+    /// ``ProgressError/Code/damagedDatabase`` or ``ProgressError/Code/newerSchema``; in every
+    /// case the file is left as it was.
+    public init(path: String) throws(ProgressError) {
+        self.path = path
+        try Self.checkBeforeOpening(path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            // Two processes creating or migrating the file at once: SQLite answers one of them
+            // SQLITE_BUSY without waiting (switching to WAL, upgrading a read to a write), so the
+            // open is retried for up to 30 s.
+            pool = try Self.retryingBusy { try DatabasePool(path: path, configuration: configuration) }
+            try Self.retryingBusy { try Self.migrator.migrate(pool) }
+        } catch {
+            throw Self.wrap(error, path: path)
+        }
+    }
+
+    /// The schema, one migration per version. Never edit a shipped migration: add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: items, review log, session days") { db in
+            try db.execute(sql: """
+                CREATE TABLE item (
+                    source TEXT NOT NULL,
+                    item TEXT NOT NULL,
+                    direction TEXT NOT NULL,
+                    scheduler TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    due REAL,
+                    dueSessionDay INTEGER,
+                    stability REAL,
+                    introduced REAL NOT NULL,
+                    lastReview REAL,
+                    reviews INTEGER NOT NULL,
+                    lapses INTEGER NOT NULL,
+                    orphan INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (source, item, direction)
+                ) WITHOUT ROWID;
+                CREATE INDEX item_due ON item (source, orphan, due);
+                CREATE TABLE review (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    source TEXT NOT NULL,
+                    item TEXT NOT NULL,
+                    direction TEXT NOT NULL,
+                    at REAL NOT NULL,
+                    answer TEXT NOT NULL,
+                    durationMs INTEGER NOT NULL,
+                    recalled INTEGER NOT NULL,
+                    before TEXT,
+                    after TEXT NOT NULL,
+                    sessionDay INTEGER,
+                    undone INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX review_source_at ON review (source, at);
+                CREATE TABLE sessionDay (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    day INTEGER NOT NULL,
+                    completedOn TEXT
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: Reading
+
+    /// Every item of `source` with its progress, orphans included.
+    public func items(source: String) throws(ProgressError) -> [ItemKey: ItemProgress] {
+        try read { db in
+            var result: [ItemKey: ItemProgress] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item WHERE source = ?", arguments: [source])
+            while let row = try rows.next() {
+                let progress = try Self.progress(row)
+                result[progress.key] = progress
+            }
+            return result
+        }
+    }
+
+    /// One item's progress, `nil` if the learner has not seen it.
+    public func item(_ key: ItemKey) throws(ProgressError) -> ItemProgress? {
+        try read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?",
+                arguments: [key.source, key.item, key.direction]
+            ).map(Self.progress)
+        }
+    }
+
+    /// The keys of every item of `source` the learner has seen (orphans included).
+    public func knownKeys(source: String) throws(ProgressError) -> Set<ItemKey> {
+        try read { db in
+            var keys = Set<ItemKey>()
+            let rows = try Row.fetchCursor(db, sql: "SELECT item, direction FROM item WHERE source = ?", arguments: [source])
+            while let row = try rows.next() {
+                keys.insert(ItemKey(source: source, item: row[0], direction: row[1]))
+            }
+            return keys
+        }
+    }
+
+    /// What the queue needs of an item due before `limit`, not an orphan: its key, due time, last
+    /// review and FSRS stability, most overdue first.
+    public func dueItems(source: String, before limit: Date, sessionDay: Int? = nil) throws(ProgressError) -> [DueItem] {
+        try read { db in
+            var items: [DueItem] = []
+            let sql = """
+                SELECT item, direction, due, lastReview, stability, dueSessionDay FROM item
+                WHERE source = ? AND orphan = 0 AND (due < ? OR dueSessionDay <= ?) ORDER BY due
+                """
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: [source, limit.timeIntervalSince1970, sessionDay ?? Int.min])
+            while let row = try rows.next() {
+                let due: Double? = row[2]
+                let last: Double? = row[3]
+                let dueDay: Int? = row[5]
+                items.append(DueItem(
+                    key: ItemKey(source: source, item: row[0], direction: row[1]),
+                    due: due.map(Date.init(timeIntervalSince1970:)), dueSessionDay: dueDay,
+                    lastReview: last.map(Date.init(timeIntervalSince1970:)), stability: row[4]))
+            }
+            return items
+        }
+    }
+
+    /// How many items of `source` fall due on each calendar day from `start`'s day, for `days`
+    /// days (index 0 is that day, overdue items included).
+    public func dueCounts(source: String, from start: Date, days: Int, calendar: LearnerCalendar) throws(ProgressError) -> [Int] {
+        let end = calendar.adding(days: days, to: calendar.startOfDay(start))
+        return try read { db in
+            var counts = Array(repeating: 0, count: max(days, 0))
+            let rows = try Double.fetchCursor(
+                db, sql: "SELECT due FROM item WHERE source = ? AND orphan = 0 AND due < ?",
+                arguments: [source, end.timeIntervalSince1970])
+            while let due = try rows.next() {
+                let day = max(0, calendar.days(from: start, to: Date(timeIntervalSince1970: due)))
+                if day < counts.count { counts[day] += 1 }
+            }
+            return counts
+        }
+    }
+
+    /// The answers of `source` at or after `start`, oldest first; undone ones only if asked.
+    public func reviews(source: String, since start: Date = .distantPast, includingUndone: Bool = false) throws(ProgressError) -> [ReviewRecord] {
+        try read { db in
+            let sql = "SELECT * FROM review WHERE source = ? AND at >= ?" + (includingUndone ? "" : " AND undone = 0") + " ORDER BY id"
+            return try Row.fetchAll(db, sql: sql, arguments: [source, start.timeIntervalSince1970]).map(Self.record)
+        }
+    }
+
+    /// The deck's session-day counter (1 before the first completed day) and the learner's date
+    /// of the last completed session, `yyyy-MM-dd`.
+    public func sessionDay(source: String) throws(ProgressError) -> (day: Int, completedOn: String?) {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT day, completedOn FROM sessionDay WHERE source = ?", arguments: [source]) else {
+                return (1, nil)
+            }
+            return (row[0], row[1])
+        }
+    }
+
+    // MARK: Writing
+
+    /// Records an answer in one transaction: reads the item's state (new if unseen), asks the
+    /// scheduler, moves the due day inside the fuzz range to a lighter day if `balance` says so,
+    /// writes the item and appends the answer to the log. Returns the log record.
+    @discardableResult
+    public func record(
+        _ key: ItemKey, answer: Answer, at moment: Date, duration: TimeInterval = 0, scheduler: AnyScheduler,
+        sessionDay: Int? = nil, balance: LoadBalancer? = nil
+    ) throws(ProgressError) -> ReviewRecord {
+        let encoder = Self.encoder
+        return try write { db in
+            let before = try Row.fetchOne(
+                db, sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?",
+                arguments: [key.source, key.item, key.direction]
+            ).map(Self.progress)
+            let studyMoment = StudyMoment(moment, sessionDay: sessionDay)
+            let state = before?.state ?? scheduler.newState(at: studyMoment)
+            var random = SplitMix64(seed: UInt64(truncatingIfNeeded: Int64(moment.timeIntervalSince1970 * 1000)))
+            var scheduled: Scheduled<CardState>
+            do {
+                scheduled = try scheduler.review(state, answer: answer, at: studyMoment, random: &random)
+            } catch let error as StudyEngineError {
+                throw ProgressError(error, item: key.description)
+            }
+            if let balance {
+                scheduled = try balance.balance(scheduled, source: key.source, at: moment, db: db)
+            }
+            let recalled = answer.recalled(by: scheduler.kind)
+            let after = ItemProgress(
+                key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? moment,
+                lastReview: moment, reviews: (before?.reviews ?? 0) + 1,
+                lapses: (before?.lapses ?? 0) + (recalled ? 0 : 1))
+            try Self.save(after, db: db)
+            try db.execute(
+                sql: """
+                    INSERT INTO review (source, item, direction, at, answer, durationMs, recalled, before, after, sessionDay)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    key.source, key.item, key.direction, moment.timeIntervalSince1970,
+                    try Self.json(answer, encoder), Int((duration * 1000).rounded()), recalled,
+                    try before.map { try Self.json($0, encoder) }, try Self.json(after, encoder), sessionDay,
+                ])
+            return ReviewRecord(
+                id: db.lastInsertedRowID, key: key, at: moment, answer: answer, duration: duration, before: before,
+                after: after, recalled: recalled, undone: false)
+        }
+    }
+
+    /// Takes back the last answer of `source` that is not yet undone: the item gets exactly the
+    /// progress it had before (a new item is unseen again) and the log row is marked undone.
+    @discardableResult
+    public func undoLast(source: String) throws(ProgressError) -> ReviewRecord {
+        try write { db in
+            guard let row = try Row.fetchOne(
+                db, sql: "SELECT * FROM review WHERE source = ? AND undone = 0 ORDER BY id DESC LIMIT 1", arguments: [source])
+            else {
+                throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
+            }
+            let record = try Self.record(row)
+            if let before = record.before {
+                try Self.save(before, db: db)
+            } else {
+                try db.execute(
+                    sql: "DELETE FROM item WHERE source = ? AND item = ? AND direction = ?",
+                    arguments: [record.key.source, record.key.item, record.key.direction])
+            }
+            try db.execute(sql: "UPDATE review SET undone = 1 WHERE id = ?", arguments: [record.id])
+            var undone = record
+            undone.undone = true
+            return undone
+        }
+    }
+
+    /// Marks the items of `source` that are not in `present` as orphans (kept, not shown) and
+    /// those that are as live again. Returns how many changed.
+    @discardableResult
+    public func markOrphans(source: String, present: Set<ItemKey>) throws(ProgressError) -> Int {
+        try write { db in
+            var changes = 0
+            let rows = try Row.fetchAll(db, sql: "SELECT item, direction, orphan FROM item WHERE source = ?", arguments: [source])
+            for row in rows {
+                let key = ItemKey(source: source, item: row[0], direction: row[1])
+                let orphan: Bool = row[2]
+                if orphan == present.contains(key) {
+                    try db.execute(
+                        sql: "UPDATE item SET orphan = ? WHERE source = ? AND item = ? AND direction = ?",
+                        arguments: [!orphan, source, key.item, key.direction])
+                    changes += 1
+                }
+            }
+            return changes
+        }
+    }
+
+    /// Counts a completed session day for `source` (the Leitner calendar's clock), once per
+    /// learner date.
+    public func completeSessionDay(source: String, on date: String) throws(ProgressError) {
+        try write { db in
+            let row = try Row.fetchOne(db, sql: "SELECT day, completedOn FROM sessionDay WHERE source = ?", arguments: [source])
+            let day: Int = row?[0] ?? 1
+            let completedOn: String? = row?[1]
+            guard completedOn != date else { return }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO sessionDay (source, day, completedOn) VALUES (?, ?, ?)",
+                arguments: [source, day + 1, date])
+        }
+    }
+
+    /// SQLite's own check of the file (`PRAGMA integrity_check`): `["ok"]` when sound.
+    public func integrityCheck() throws(ProgressError) -> [String] {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+}
+
+/// What the queue needs to know of a due item.
+public struct DueItem: Sendable, Hashable {
+    /// Which item.
+    public var key: ItemKey
+    /// When it is due (`nil` for a session-day due).
+    public var due: Date?
+    /// The Leitner session day it is due on.
+    public var dueSessionDay: Int?
+    /// Its last answer.
+    public var lastReview: Date?
+    /// The FSRS stability, for ordering by predicted recall.
+    public var stability: Double?
+}
+
+// MARK: - Rows, JSON and errors
+
+extension ProgressStore {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+
+    static func json<T: Encodable>(_ value: T, _ encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func save(_ progress: ItemProgress, db: Database) throws {
+        var due: Double?
+        var dueDay: Int?
+        switch progress.due {
+        case .date(let date): due = date.timeIntervalSince1970
+        case .sessionDay(let day): dueDay = day
+        case .never: break
+        }
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO item
+                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
+                try json(progress.state, encoder), due, dueDay, progress.stability,
+                progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
+                progress.reviews, progress.lapses, progress.orphan,
+            ])
+    }
+
+    static func progress(_ row: Row) throws -> ItemProgress {
+        let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
+        let stateText: String = row["state"]
+        let state: CardState
+        do {
+            state = try decoder.decode(CardState.self, from: Data(stateText.utf8))
+        } catch {
+            throw ProgressError(.damagedDatabase, item: key.description, "the stored state does not decode: \(error)")
+        }
+        let due: Due
+        if let date: Double = row["due"] {
+            due = .date(Date(timeIntervalSince1970: date))
+        } else if let day: Int = row["dueSessionDay"] {
+            due = .sessionDay(day)
+        } else {
+            due = .never
+        }
+        let last: Double? = row["lastReview"]
+        return ItemProgress(
+            key: key, state: state, due: due, introduced: Date(timeIntervalSince1970: row["introduced"]),
+            lastReview: last.map(Date.init(timeIntervalSince1970:)), reviews: row["reviews"], lapses: row["lapses"],
+            orphan: row["orphan"])
+    }
+
+    static func record(_ row: Row) throws -> ReviewRecord {
+        let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
+        func decode<T: Decodable>(_ type: T.Type, _ column: String) throws -> T {
+            let text: String = row[column]
+            do {
+                return try decoder.decode(T.self, from: Data(text.utf8))
+            } catch {
+                throw ProgressError(.damagedDatabase, item: key.description, "review \(column) does not decode: \(error)")
+            }
+        }
+        let beforeText: String? = row["before"]
+        return ReviewRecord(
+            id: row["id"], key: key, at: Date(timeIntervalSince1970: row["at"]), answer: try decode(Answer.self, "answer"),
+            duration: Double(row["durationMs"] as Int) / 1000,
+            before: beforeText == nil ? nil : try decode(ItemProgress.self, "before"),
+            after: try decode(ItemProgress.self, "after"), recalled: row["recalled"], undone: row["undone"])
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(ProgressError) -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw Self.wrap(error, path: path)
+        }
+    }
+
+    /// One IMMEDIATE transaction: the write lock is taken first (waiting on the busy timeout for
+    /// another process), so a read inside it never meets a newer snapshot.
+    private func write<T>(_ body: (Database) throws -> T) throws(ProgressError) -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { throw ProgressError(.database, path: path, "the transaction returned nothing") }
+                return result
+            }
+        } catch {
+            throw Self.wrap(error, path: path)
+        }
+    }
+
+    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+
+    static func wrap(_ error: any Error, path: String) -> ProgressError {
+        if var error = error as? ProgressError {
+            error.path = error.path ?? path
+            return error
+        }
+        guard let error = error as? DatabaseError else {
+            return ProgressError(.database, path: path, "\(error)")
+        }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return ProgressError(.damagedDatabase, path: path, "not a sound SQLite database (\(error.message ?? "\(error.resultCode)"))")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            return ProgressError(.notWritable, path: path, error.message ?? "\(error.resultCode)")
+        default:
+            return ProgressError(.database, path: path, error.message ?? "\(error)")
+        }
+    }
+
+    /// Refuses, before SQLite touches anything, a folder, a file or folder that cannot be written,
+    /// a file that is not a database, and a database from a newer schema.
+    static func checkBeforeOpening(_ path: String) throws(ProgressError) {
+        let files = FileManager.default
+        var isFolder: ObjCBool = false
+        if files.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                throw ProgressError(.isFolder, path: path, "is a folder; give the database file's path")
+            }
+            guard files.isWritableFile(atPath: path) else {
+                throw ProgressError(.notWritable, path: path, "the database file is read-only")
+            }
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw ProgressError(.notWritable, path: path, "cannot be opened")
+            }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            if header.isEmpty { return }
+            guard header == Data("SQLite format 3\0".utf8) else {
+                throw ProgressError(.damagedDatabase, path: path, "not an SQLite database (its first bytes are not SQLite's header)")
+            }
+            do {
+                var configuration = Configuration()
+                configuration.readonly = true
+                configuration.busyMode = .timeout(30)
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                let superseded = try queue.read { db in try migrator.hasBeenSuperseded(db) }
+                try queue.close()
+                if superseded {
+                    throw ProgressError(.newerSchema, path: path, "written by a newer version of this library; open it with that version")
+                }
+            } catch let error as DatabaseError where ![.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM].contains(error.resultCode) {
+                // The file is there and SQLite cannot read its schema: damaged, whatever the code.
+                throw ProgressError(.damagedDatabase, path: path, "SQLite cannot read it (\(error.message ?? "\(error.resultCode)"))")
+            } catch {
+                throw wrap(error, path: path)
+            }
+        } else {
+            let folder = (path as NSString).deletingLastPathComponent
+            let parent = folder.isEmpty ? "." : folder
+            guard files.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ProgressError(.notWritable, path: path, "its folder \(parent) does not exist")
+            }
+            guard files.isWritableFile(atPath: parent) else {
+                throw ProgressError(.notWritable, path: path, "its folder \(parent) is read-only")
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import ArgumentParser
+import Foundation
+import StudyContent
+import StudyEngine
+import StudyProgress
+
+/// `study session`: today's session of a deck or bank in the terminal.
+struct SessionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "session",
+        abstract: "Study today's questions or cards of a deck or bank in the mounted packs.",
+        discussion: """
+            The day's review round comes first (most overdue first; lowest predicted recall for FSRS), \
+            then new items in the content's order up to the daily limit; a lesson's teaching text comes \
+            before its first question. A question takes its choice's number; a wrong try shows the \
+            explanation and lets you try once more. A card shows its front, then its back, and takes \
+            a grade: 1 again, 2 hard, 3 good, 4 easy. Type u to take back the last answer, q to stop. \
+            When standard input is not a terminal, answers are read one per line.
+
+            Grades for the schedulers: a question is right on the first try, right after a wrong try, \
+            or wrong (see Answer.multipleChoice: FSRS Good/Hard/Again, SM-2 5/3/2, right/right/wrong \
+            for Leitner and the half-life models); a card's grade is FSRS's 1–4, SM-2's q = 1, 3, 4, 5, \
+            and right for 2–4 elsewhere.
+            """)
+
+    @OptionGroup var learner: LearnerOptions
+
+    @Option(help: ArgumentHelp("The scheduler for new items: \(SchedulerKind.allCases.map(\.rawValue).joined(separator: ", ")); seen items keep theirs.", valueName: "name"))
+    var scheduler: SchedulerKind = .fsrs6
+
+    @Option(name: .customLong("new"), help: "New items a day (counted per day; missed days do not add up).")
+    var newPerDay = 10
+
+    @Option(name: .customLong("max-reviews"), help: "Reviews a day at most.")
+    var maxReviews = 200
+
+    @Flag(name: .customLong("both-ways"), help: "Study a deck's cards both ways (front to back, back to front); the two are siblings, never on the same day.")
+    var bothWays = false
+
+    @Flag(name: .customLong("no-load-balance"), help: "Keep the scheduler's interval instead of moving it, inside the fuzz range, to the least busy day.")
+    var noLoadBalance = false
+
+    @Flag(help: "Print one JSON summary at the end instead of the session's text.")
+    var json = false
+
+    func validate() throws {
+        guard newPerDay >= 0 else { throw ValidationError("--new is 0 or more, not \(newPerDay)") }
+        guard maxReviews >= 0 else { throw ValidationError("--max-reviews is 0 or more, not \(maxReviews)") }
+    }
+
+    func run() throws {
+        let material = try learner.material(bothWays: bothWays)
+        let store = try ProgressStore(path: try learner.databasePath())
+        let calendar = learner.calendar
+        var clock = try learner.startTime()
+        let fixedClock = learner.now != nil
+        let session = try StudySession(
+            material: material, store: store, scheduler: AnyScheduler.standard(scheduler, calendar: calendar, fuzz: noLoadBalance),
+            calendar: calendar, limits: SessionLimits(newPerDay: newPerDay, reviewsPerDay: maxReviews),
+            balanceLoad: !noLoadBalance, now: clock)
+        let interactive = isatty(0) != 0
+        let quiet = json
+        let out: (String) -> Void = { line in if !quiet { say(line) } }
+        let plan = session.plan
+        out("\(material.title) · \(learner.locale ?? "en") · today: \(plan.reviews.count) to review, \(plan.new.count) new"
+            + (plan.reviewsOverCap > 0 ? " (\(plan.reviewsOverCap) more due over the cap)" : "")
+            + (plan.buriedSiblings > 0 ? " · \(plan.buriedSiblings) siblings wait for tomorrow" : ""))
+        let started = clock
+        var firstTry = 0
+        var stopped = false
+        var introShown = Set<String>()
+        while let item = session.next, !stopped {
+            let done = session.answered.count
+            let total = done + session.queue.count
+            out("")
+            out(Self.bar(done: done, total: total) + " \(done + 1)/\(total)" + (try store.item(item.key) == nil ? " · new" : " · review"))
+            if item.opensLesson, !introShown.contains(item.lesson.id), try store.item(item.key) == nil {
+                introShown.insert(item.lesson.id)
+                out("── \(item.lesson.title)")
+                for line in wrapped(item.lesson.intro, indent: "   ") { out(line) }
+                out("")
+            }
+            let asked = Date()
+            let answer: Answer
+            switch item.content {
+            case .question(let question):
+                guard let result = try ask(question, key: item.key, interactive: interactive, out: out, session: session) else {
+                    stopped = true
+                    continue
+                }
+                if case .undo = result { continue }
+                guard case .answered(let mc) = result else { continue }
+                if mc == .rightFirstTry { firstTry += 1 }
+                answer = .multipleChoice(mc)
+            case .card(let card, let reverse):
+                guard let result = try grade(card, reverse: reverse, key: item.key, interactive: interactive, out: out, session: session) else {
+                    stopped = true
+                    continue
+                }
+                guard case .graded(let grade) = result else { continue }
+                if grade >= 3 { firstTry += 1 }
+                answer = Self.answer(forGrade: grade, scheduler: try session.scheduler(for: item.key).kind)
+            }
+            clock = fixedClock ? clock.addingTimeInterval(10) : Date()
+            let record = try session.answer(answer, duration: Date().timeIntervalSince(asked), at: clock)
+            out("   " + Self.describeNext(record, zone: learner.zone, calendar: calendar))
+        }
+        let tomorrow = try store.dueCounts(source: material.source, from: calendar.adding(days: 1, to: clock), days: 1, calendar: calendar).first ?? 0
+        let reviews = session.answered.filter { $0.before != nil }.count
+        let summary = Summary(
+            material: material.source, title: material.title, answered: session.answered.count, reviews: reviews,
+            new: session.answered.count - reviews, rightFirstTry: firstTry, left: session.queue.count,
+            minutes: fixedClock ? nil : clock.timeIntervalSince(started) / 60, dueTomorrow: tomorrow,
+            level: material.kind == .deck ? LearnerLevel.of(material.items.map(\.key), progress: try store.items(source: material.source)).description : nil)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            say(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        } else {
+            say("")
+            say("Done: \(summary.answered) answered (\(summary.reviews) reviews, \(summary.new) new), \(summary.rightFirstTry) right first time"
+                + (summary.left > 0 ? ", \(summary.left) left for later" : "") + "; \(summary.dueTomorrow) due tomorrow."
+                + (summary.level.map { " Level: \($0)." } ?? ""))
+        }
+    }
+
+    struct Summary: Encodable {
+        var material: String
+        var title: String
+        var answered: Int
+        var reviews: Int
+        var new: Int
+        var rightFirstTry: Int
+        var left: Int
+        var minutes: Double?
+        var dueTomorrow: Int
+        var level: String?
+    }
+
+    enum Step {
+        case answered(MultipleChoiceResult)
+        case graded(Int)
+        case undo
+    }
+
+    /// Reads one line: `nil` at the end of input.
+    private func readAnswer(interactive: Bool, prompt: String, out: (String) -> Void) -> String? {
+        if interactive { FileHandle.standardOutput.write(Data(prompt.utf8)) }
+        guard let line = readLine() else { return nil }
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if !interactive { out(prompt + text) }
+        return text
+    }
+
+    /// Handles `u` and `q`; returns nil for anything else.
+    private func control(_ text: String, session: StudySession, out: (String) -> Void) throws -> Step?? {
+        switch text.lowercased() {
+        case "q": return .some(nil)
+        case "u":
+            let item = try session.undo()
+            out("   ↶ took back the answer to \(item.key.item)")
+            return .some(.undo)
+        default: return nil
+        }
+    }
+
+    private func invalid(_ text: String, _ expected: String, key: ItemKey, interactive: Bool, out: (String) -> Void) throws {
+        let error = ProgressError(.invalidAnswer, item: key.description, "\(expected), u to take back the last answer or q to stop; got '\(text)'")
+        guard interactive else { throw error }
+        out("   \(expected), u or q")
+    }
+
+    private func ask(_ question: Question, key: ItemKey, interactive: Bool, out: (String) -> Void, session: StudySession) throws -> Step? {
+        for line in wrapped(question.prompt) { out(line) }
+        if let picture = question.picture { out("   [picture: \(picture)]") }
+        for (index, choice) in question.choices.enumerated() {
+            for (n, line) in wrapped(choice.text, indent: "     ").enumerated() {
+                out(n == 0 ? "  \(index + 1)." + line.dropFirst(4) : line)
+            }
+        }
+        var wrongTries = 0
+        while true {
+            guard let text = readAnswer(interactive: interactive, prompt: "> ", out: out) else { return nil }
+            if let control = try control(text, session: session, out: out) { return control }
+            guard let number = Int(text), (1...question.choices.count).contains(number) else {
+                try invalid(text, "choose 1 to \(question.choices.count)", key: key, interactive: interactive, out: out)
+                continue
+            }
+            if question.choices[number - 1].correct {
+                out(wrongTries == 0 ? "   ✓ Right." : "   ✓ Right, on the second try.")
+                return .answered(wrongTries == 0 ? .rightFirstTry : .rightAfterWrongTry)
+            }
+            wrongTries += 1
+            if wrongTries == 1 {
+                out("   ✗ Not quite. " + question.explanation)
+                out("   Try once more.")
+                continue
+            }
+            let right = question.correctIndex.map { "\($0 + 1). \(question.choices[$0].text)" } ?? ""
+            out("   ✗ The answer is \(right)")
+            return .answered(.wrong)
+        }
+    }
+
+    private func grade(_ card: Card, reverse: Bool, key: ItemKey, interactive: Bool, out: (String) -> Void, session: StudySession) throws -> Step? {
+        let front = reverse ? card.back : card.front
+        let back = reverse ? card.front : card.back
+        out("   \(front)")
+        if interactive {
+            guard let text = readAnswer(interactive: true, prompt: "   (Enter shows the answer) ", out: out) else { return nil }
+            if let control = try control(text, session: session, out: out) { return control }
+        }
+        out("   → \(back)" + (card.romaji.map { " (\($0))" } ?? ""))
+        while true {
+            guard let text = readAnswer(interactive: interactive, prompt: "   1 again · 2 hard · 3 good · 4 easy > ", out: out) else { return nil }
+            if let control = try control(text, session: session, out: out) { return control }
+            guard let grade = Int(text), (1...4).contains(grade) else {
+                try invalid(text, "grade 1 to 4", key: key, interactive: interactive, out: out)
+                continue
+            }
+            return .graded(grade)
+        }
+    }
+
+    /// A card's grade 1–4 as the scheduler's answer.
+    static func answer(forGrade grade: Int, scheduler: SchedulerKind) -> Answer {
+        switch scheduler {
+        case .fsrs6, .fsrs5: .grade(grade)
+        case .sm2: .grade([1, 3, 4, 5][grade - 1])
+        case .leitner, .leitnerWallClock, .staged, .halfLife, .hlr: grade >= 2 ? .right : .wrong
+        }
+    }
+
+    static func bar(done: Int, total: Int, width: Int = 20) -> String {
+        let filled = total == 0 ? width : done * width / total
+        return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
+    }
+
+    static func describeNext(_ record: ReviewRecord, zone: TimeZone, calendar: LearnerCalendar) -> String {
+        switch record.after.due {
+        case .date(let due):
+            let seconds = due.timeIntervalSince(record.at)
+            let wait = seconds < 3600 ? "\(Int((seconds / 60).rounded())) min"
+                : seconds < 86_400 ? "\(Int((seconds / 3600).rounded())) h"
+                : "\(calendar.days(from: record.at, to: due)) d"
+            return "next: in \(wait) (\(due.formatted(in: zone)))"
+        case .sessionDay(let day): return "next: session day \(day)"
+        case .never: return "next: never (retired)"
+        }
+    }
+}

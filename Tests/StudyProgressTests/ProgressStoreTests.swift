@@ -1,0 +1,185 @@
+import AssetPack
+import Foundation
+import GRDB
+import StudyContent
+import StudyEngine
+import Testing
+import TestSupport
+
+@testable import StudyProgress
+
+@Suite("Progress: answers kept in SQLite, undo, locale swaps and content updates, damaged files")
+struct ProgressStoreTests {
+    let fsrs = AnyScheduler.standard(.fsrs6, calendar: .utc, fuzz: false)
+
+    @Test("an answer is one transaction: the item's state and a log row; undo restores exactly the state before")
+    func recordAndUndo() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let key = ItemKey(source: "bank/b", item: "q1")
+        let first = try store.record(key, answer: .multipleChoice(.rightFirstTry), at: day0, scheduler: fsrs)
+        #expect(first.before == nil)
+        let afterFirst = try #require(try store.item(key))
+        let second = try store.record(key, answer: .multipleChoice(.wrong), at: day0.addingTimeInterval(600), scheduler: fsrs)
+        #expect(second.before == afterFirst)
+        #expect(try store.item(key)?.lapses == 1)
+
+        let undone = try store.undoLast(source: "bank/b")
+        #expect(undone.id == second.id)
+        #expect(try store.item(key) == afterFirst)
+        try store.undoLast(source: "bank/b")
+        #expect(try store.item(key) == nil)  // new again
+        #expect(throws: ProgressError.self) { try store.undoLast(source: "bank/b") }
+        // The log keeps both rows, marked undone.
+        #expect(try store.reviews(source: "bank/b", includingUndone: true).map(\.undone) == [true, true])
+        #expect(try store.reviews(source: "bank/b").isEmpty)
+    }
+
+    @Test("a locale swap keeps progress: the key is the bank and item id, the same in every language's pack")
+    func localeSwap() throws {
+        let scratch = try Scratch()
+        try scratch.pack("en", locale: "en", files: bankFiles(count: 10, language: "en"))
+        try scratch.pack("ru", locale: "ru", files: bankFiles(count: 10, language: "ru", word: "Вопрос"))
+        let db = scratch.url("p.sqlite")
+        let common = ["session", "--packs", scratch.url("en.pack"), scratch.url("ru.pack"), "--db", db, "--now", "2026-11-22", "--new", "3"]
+        let ru = try study(common + ["--locale", "ru", "bank", "b"], input: "2\n2\n2\n")
+        #expect(ru.status == 0, "\(ru.stderr)")
+        #expect(ru.output.contains("Вопрос 1?"))
+        // The same day in English: the three are not new again, and the day's new limit is spent.
+        let en = try study(common + ["--locale", "en", "--json", "bank", "b"], input: "")
+        #expect(en.status == 0, "\(en.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: en.stdout) as? [String: Any]
+        #expect(summary?["answered"] as? Int == 0)
+        let store = try ProgressStore(path: db)
+        #expect(try store.knownKeys(source: "bank/b").map(\.item).sorted() == ["q1", "q2", "q3"])
+        // The next day, the English session reviews what was learned in Russian.
+        let next = try study(common.map { $0 == "2026-11-22" ? "2026-11-29" : $0 } + ["--locale", "en", "bank", "b"], input: "2\n2\n2\n2\n2\n2\n")
+        #expect(next.output.contains("3 to review"), "\(next.output)")
+        #expect(next.output.contains("Question 1?"))
+    }
+
+    @Test("a content update keeps progress of the ids that remain, adds new ones as new, keeps removed ones as orphans")
+    func contentUpdate() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let v1 = try material(count: 6, in: scratch)
+        let session = try StudySession(material: v1, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 6), now: day0)
+        for _ in 0..<6 { try session.answer(.multipleChoice(.rightFirstTry), at: day0) }
+        let before = try store.items(source: "bank/b")
+
+        let v2 = try material(count: 6, in: scratch, removing: ["q2"], adding: ["q7"])
+        let later = day0.addingTimeInterval(30 * 86_400)
+        let updated = try StudySession(material: v2, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 5), now: later)
+        let after = try store.items(source: "bank/b")
+        #expect(after.count == 6)
+        #expect(after[ItemKey(source: "bank/b", item: "q2")]?.orphan == true)
+        #expect(after[ItemKey(source: "bank/b", item: "q2")]?.state == before[ItemKey(source: "bank/b", item: "q2")]?.state)
+        #expect(updated.plan.new.map(\.key.item) == ["q7"])
+        #expect(Set(updated.plan.reviews.map(\.key.item)) == ["q1", "q3", "q4", "q5", "q6"])
+        // Back in a later version, the orphan is live again with its progress.
+        _ = try StudySession(material: v1, store: store, scheduler: fsrs, calendar: .utc, now: later)
+        #expect(try store.item(ItemKey(source: "bank/b", item: "q2"))?.orphan == false)
+    }
+
+    @Test("the daily new limit does not pile up over missed days; the review cap leaves the rest for tomorrow")
+    func limits() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let bank = try material(count: 40, in: scratch)
+        let limits = SessionLimits(newPerDay: 4, reviewsPerDay: 3)
+        let first = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: limits, now: day0)
+        #expect(first.plan.new.map(\.key.item) == ["q1", "q2", "q3", "q4"])
+        while first.next != nil { try first.answer(.multipleChoice(.rightFirstTry), at: day0.addingTimeInterval(3600)) }
+        // The same day: nothing new is left.
+        #expect(try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: limits, now: day0.addingTimeInterval(7200)).plan.new.isEmpty)
+        // Ten days away: still 4 new, not 40; 4 reviews are due, 3 fit under the cap.
+        let later = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: limits, now: day0.addingTimeInterval(10 * 86_400))
+        #expect(later.plan.new.map(\.key.item) == ["q5", "q6", "q7", "q8"])
+        #expect(later.plan.reviews.count == 3)
+        #expect(later.plan.reviewsOverCap == 1)
+    }
+
+    @Test("a card studied both ways: the other direction is buried until tomorrow")
+    func siblings() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let cards = deck(count: 3, bothWays: true)
+        let session = try StudySession(material: cards, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 10), now: day0)
+        #expect(session.plan.new.map(\.key.description) == ["deck/d/w1", "deck/d/w2", "deck/d/w3"])
+        #expect(session.plan.buriedSiblings == 3)
+        for _ in 0..<3 { try session.answer(.grade(4), at: day0) }
+        let tomorrow = try StudySession(material: cards, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 10), now: day0.addingTimeInterval(86_400))
+        #expect(tomorrow.plan.new.map(\.key.description) == ["deck/d/w1:reverse", "deck/d/w2:reverse", "deck/d/w3:reverse"])
+    }
+
+    @Test("FSRS reviews come lowest predicted recall first")
+    func reviewOrder() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let bank = try material(count: 3, in: scratch)
+        // q1 learned well long ago, q2 failed, q3 hard: all due 60 days later.
+        for (item, answers) in [("q1", [4, 4]), ("q2", [1, 1]), ("q3", [2, 2])] {
+            for (n, grade) in answers.enumerated() {
+                try store.record(ItemKey(source: "bank/b", item: item), answer: .grade(grade), at: day0.addingTimeInterval(Double(n) * 86_400), scheduler: fsrs)
+            }
+        }
+        let plan = try StudySession.plan(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(), now: day0.addingTimeInterval(60 * 86_400))
+        #expect(plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
+    }
+
+    @Test("load balancing moves a due day inside Anki's fuzz range to the least busy day")
+    func loadBalancing() {
+        #expect(LoadBalancer.range(forDays: 2) == 2...2)
+        #expect(LoadBalancer.range(forDays: 10) == 8...12)
+        #expect(LoadBalancer.range(forDays: 100) == 93...107)
+        let load = [8: 5, 9: 3, 10: 9, 11: 1, 12: 1]
+        #expect(LoadBalancer.pick(days: 10) { load[$0] ?? 0 } == 11)
+        #expect(LoadBalancer.pick(days: 2) { _ in 0 } == 2)
+    }
+
+    @Test("a damaged file, a newer schema, a folder, a missing folder: a clear error and the file untouched")
+    func badDatabases() throws {
+        let scratch = try Scratch()
+        try scratch.write("junk.sqlite", "this is not a database, just text that fills the header and more")
+        let junk = try scratch.bytes("junk.sqlite")
+        #expect { try ProgressStore(path: scratch.url("junk.sqlite")) } throws: { ($0 as? ProgressError)?.code == .damagedDatabase }
+        #expect(try scratch.bytes("junk.sqlite") == junk)
+
+        // A real database whose header was overwritten in the middle of its schema page.
+        let path = scratch.url("torn.sqlite")
+        let store = try ProgressStore(path: path)
+        try store.record(ItemKey(source: "bank/b", item: "q1"), answer: .grade(3), at: day0, scheduler: fsrs)
+        _ = store
+        var bytes = try fileBytes(path)
+        for i in 100..<min(bytes.count, 4000) { bytes[i] = 0xA5 }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try? FileManager.default.removeItem(atPath: path + "-wal")
+        try? FileManager.default.removeItem(atPath: path + "-shm")
+        #expect { try ProgressStore(path: path) } throws: { ($0 as? ProgressError)?.code == .damagedDatabase }
+        #expect(try fileBytes(path) == bytes)
+
+        // A database from a newer schema.
+        let newer = scratch.url("newer.sqlite")
+        _ = try ProgressStore(path: newer)
+        let queue = try DatabaseQueue(path: newer)
+        try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9: from the future')") }
+        try queue.close()
+        let newerBytes = try fileBytes(newer)
+        #expect { try ProgressStore(path: newer) } throws: { ($0 as? ProgressError)?.code == .newerSchema }
+        #expect(try fileBytes(newer) == newerBytes)
+
+        #expect { try ProgressStore(path: scratch.path) } throws: { ($0 as? ProgressError)?.code == .isFolder }
+        #expect { try ProgressStore(path: scratch.url("no/such/folder/p.sqlite")) } throws: { ($0 as? ProgressError)?.code == .notWritable }
+    }
+
+    @Test("study simulate: FSRS-6 over a learner whose memory is FSRS-6 recalls about 90% at review")
+    func simulation() throws {
+        let result = try Simulation(scheduler: .fsrs6, cards: 1_000, days: 120, newPerDay: 10).run()
+        #expect(result.introduced == 1_000)
+        let retention = try #require(result.retention)
+        #expect(retention > 0.85 && retention < 0.95, "\(retention)")
+        let leitner = try Simulation(scheduler: .leitner, cards: 1_000, days: 120, newPerDay: 10).run()
+        #expect(leitner.daily.count == 120)
+        #expect(leitner.meanReviews > 0)
+    }
+}
