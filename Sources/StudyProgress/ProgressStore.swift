@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import StudyEngine
 
 /// The learner's progress in one SQLite file: per item the scheduler's state and its next due
@@ -60,7 +61,9 @@ public final class ProgressStore: Sendable {
                     orphan INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (source, item, direction)
                 ) WITHOUT ROWID;
-                CREATE INDEX item_due ON item (source, orphan, due);
+                -- Covers the queue's reads: with the primary key (source, item, direction) it holds
+                -- every column the due list and the known keys need, so they never read the state.
+                CREATE INDEX item_due ON item (source, orphan, due, lastReview, stability, dueSessionDay);
                 CREATE TABLE review (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     source TEXT NOT NULL,
@@ -115,33 +118,31 @@ public final class ProgressStore: Sendable {
     public func knownKeys(source: String) throws(ProgressError) -> Set<ItemKey> {
         try read { db in
             var keys = Set<ItemKey>()
-            let rows = try Row.fetchCursor(db, sql: "SELECT item, direction FROM item WHERE source = ?", arguments: [source])
-            while let row = try rows.next() {
-                keys.insert(ItemKey(source: source, item: row[0], direction: row[1]))
+            try Self.rows(db, "SELECT item, direction FROM item INDEXED BY item_due WHERE source = ?", [source]) { row in
+                keys.insert(ItemKey(source: source, item: Self.text(row, 0), direction: Self.text(row, 1)))
             }
             return keys
         }
     }
 
-    /// What the queue needs of an item due before `limit`, not an orphan: its key, due time, last
-    /// review and FSRS stability, most overdue first.
+    /// What the queue needs of an item due before `limit` (or, with `sessionDay`, due on that
+    /// Leitner session day or earlier), not an orphan: its key, due time, last review and FSRS
+    /// stability, earliest due first.
     public func dueItems(source: String, before limit: Date, sessionDay: Int? = nil) throws(ProgressError) -> [DueItem] {
         try read { db in
             var items: [DueItem] = []
-            let sql = """
-                SELECT item, direction, due, lastReview, stability, dueSessionDay FROM item
-                WHERE source = ? AND orphan = 0 AND (due < ? OR dueSessionDay <= ?) ORDER BY due
-                """
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: [source, limit.timeIntervalSince1970, sessionDay ?? Int.min])
-            while let row = try rows.next() {
-                let due: Double? = row[2]
-                let last: Double? = row[3]
-                let dueDay: Int? = row[5]
+            // Two queries, each on an index, rather than one OR that scans the table; the rows are
+            // read with sqlite3_column_* (the queue reads tens of thousands of them).
+            let byDate = "SELECT item, direction, due, lastReview, stability, dueSessionDay FROM item WHERE source = ? AND orphan = 0 AND due < ? ORDER BY due"
+            let byDay = "SELECT item, direction, due, lastReview, stability, dueSessionDay FROM item WHERE source = ? AND orphan = 0 AND dueSessionDay <= ? ORDER BY dueSessionDay"
+            let read: (OpaquePointer) -> Void = { row in
                 items.append(DueItem(
-                    key: ItemKey(source: source, item: row[0], direction: row[1]),
-                    due: due.map(Date.init(timeIntervalSince1970:)), dueSessionDay: dueDay,
-                    lastReview: last.map(Date.init(timeIntervalSince1970:)), stability: row[4]))
+                    key: ItemKey(source: source, item: Self.text(row, 0), direction: Self.text(row, 1)),
+                    due: Self.double(row, 2).map(Date.init(timeIntervalSince1970:)), dueSessionDay: Self.int(row, 5),
+                    lastReview: Self.double(row, 3).map(Date.init(timeIntervalSince1970:)), stability: Self.double(row, 4)))
             }
+            try Self.rows(db, byDate, [source, limit.timeIntervalSince1970], read)
+            if let sessionDay { try Self.rows(db, byDay, [source, sessionDay], read) }
             return items
         }
     }
@@ -229,6 +230,14 @@ public final class ProgressStore: Sendable {
             return ReviewRecord(
                 id: db.lastInsertedRowID, key: key, at: moment, answer: answer, duration: duration, before: before,
                 after: after, recalled: recalled, undone: false)
+        }
+    }
+
+    /// Writes many items' progress in one transaction (an import from another app or device, a
+    /// restore); existing rows with the same keys are replaced. The log is not touched.
+    public func importItems(_ items: [ItemProgress]) throws(ProgressError) {
+        try write { db in
+            for item in items { try Self.save(item, db: db) }
         }
     }
 
@@ -330,6 +339,36 @@ extension ProgressStore {
 
     static func json<T: Encodable>(_ value: T, _ encoder: JSONEncoder) throws -> String {
         String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// Steps a statement, handing each row to `body` as the raw sqlite3_stmt.
+    static func rows(_ db: Database, _ sql: String, _ arguments: StatementArguments, _ body: (OpaquePointer) -> Void) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let raw = statement.sqliteStatement
+        sqlite3_reset(raw)
+        while true {
+            let code = sqlite3_step(raw)
+            if code == SQLITE_DONE { break }
+            guard code == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+            }
+            body(raw)
+        }
+        sqlite3_reset(raw)
+    }
+
+    static func text(_ row: OpaquePointer, _ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(row, column) else { return "" }
+        return String(cString: bytes)
+    }
+
+    static func double(_ row: OpaquePointer, _ column: Int32) -> Double? {
+        sqlite3_column_type(row, column) == SQLITE_NULL ? nil : sqlite3_column_double(row, column)
+    }
+
+    static func int(_ row: OpaquePointer, _ column: Int32) -> Int? {
+        sqlite3_column_type(row, column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, column))
     }
 
     static func save(_ progress: ItemProgress, db: Database) throws {

@@ -57,7 +57,6 @@ public final class StudySession {
     /// The answers of this session, in order (an undone one is removed).
     public private(set) var answered: [ReviewRecord] = []
     private let balancer: LoadBalancer?
-    private let itemsByKey: [ItemKey: StudyMaterial.Item]
     private var repeats: [ItemKey: Int] = [:]
 
     /// The most times a learning item comes back within one session.
@@ -74,8 +73,7 @@ public final class StudySession {
         self.calendar = calendar
         self.limits = limits
         balancer = balanceLoad ? LoadBalancer(calendar: calendar) : nil
-        itemsByKey = Dictionary(material.items.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        try store.markOrphans(source: material.source, present: Set(itemsByKey.keys))
+        try store.markOrphans(source: material.source, present: Set(material.positions.keys))
         let counter = try store.sessionDay(source: material.source)
         sessionDay = counter.day
         plan = try Self.plan(material: material, store: store, scheduler: scheduler, calendar: calendar, limits: limits, sessionDay: counter.day, now: now)
@@ -92,7 +90,7 @@ public final class StudySession {
         let source = material.source
         let today = calendar.startOfDay(now)
         let tomorrow = calendar.adding(days: 1, to: today)
-        let itemsByKey = Dictionary(material.items.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let positions = material.positions
 
         // What today already holds: new items introduced, reviews answered, items touched.
         var newToday = 0
@@ -104,16 +102,16 @@ public final class StudySession {
         }
 
         // The review round.
-        var due = try store.dueItems(source: source, before: tomorrow, sessionDay: sessionDay).filter { itemsByKey[$0.key] != nil }
+        var due = try store.dueItems(source: source, before: tomorrow, sessionDay: sessionDay).filter { positions[$0.key] != nil }
         if scheduler.kind == .fsrs6 || scheduler.kind == .fsrs5 {
-            let fsrs = FSRSScheduler.fsrs6(calendar: calendar, fuzz: false)
-            func recall(_ item: DueItem) -> Double {
-                guard let s = item.stability, let last = item.lastReview else { return 0 }
-                return fsrs.retrievability(
-                    FSRSState(phase: .review, step: nil, stability: s, difficulty: 5, lastReview: last, due: item.due ?? now), at: now)
+            // FSRS's R = (1 + f·t/S)^(−d) falls as t/S grows, with the same f and d for every item:
+            // lowest predicted recall first is largest elapsed time over stability first (items in
+            // learning, without a stability, before all), ties in content order.
+            let ranked = due.map { item -> (Double, Int, DueItem) in
+                let ratio = item.stability.map { s in now.timeIntervalSince(item.lastReview ?? now) / 86_400 / max(s, 0.001) } ?? .infinity
+                return (ratio, positions[item.key] ?? 0, item)
             }
-            let recalls = Dictionary(due.map { ($0.key, recall($0)) }, uniquingKeysWith: { a, _ in a })
-            due.sort { (recalls[$0.key] ?? 0, $0.key) < (recalls[$1.key] ?? 0, $1.key) }
+            due = ranked.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
         }
         var buried = 0
         var shown = Set<String>()
@@ -121,7 +119,8 @@ public final class StudySession {
         var overCap = 0
         let reviewRoom = max(0, limits.reviewsPerDay - reviewsToday)
         for item in due {
-            guard let studyItem = itemsByKey[item.key] else { continue }
+            guard let position = positions[item.key] else { continue }
+            let studyItem = material.items[position]
             // A sibling answered today, or already in today's round, waits for tomorrow.
             if shown.contains(item.key.item) || (touchedToday.contains(item.key.item) && !answeredToday(item, today: today)) {
                 buried += 1
@@ -194,9 +193,10 @@ public final class StudySession {
     /// item is first in the queue again.
     @discardableResult
     public func undo() throws(ProgressError) -> StudyMaterial.Item {
-        guard let last = answered.last, let item = itemsByKey[last.key] else {
+        guard let last = answered.last, let position = material.positions[last.key] else {
             throw ProgressError(.nothingToUndo, path: store.path, "no answer in this session to take back")
         }
+        let item = material.items[position]
         try store.undoLast(source: material.source)
         answered.removeLast()
         if let index = queue.lastIndex(of: item), repeats[item.key, default: 0] > 0 {

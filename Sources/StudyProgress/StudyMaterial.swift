@@ -59,7 +59,18 @@ public struct StudyMaterial: Sendable {
     /// The progress source: `bank/ID` or `deck/ID`.
     public var source: String { "\(kind.rawValue)/\(id)" }
     /// The items in study order.
-    public var items: [Item]
+    public var items: [Item] {
+        didSet { positions = Self.index(items) }
+    }
+    /// Each item's place in ``items`` (built once, so a day's queue never rebuilds it).
+    public private(set) var positions: [ItemKey: Int] = [:]
+
+    static func index(_ items: [Item]) -> [ItemKey: Int] {
+        var positions: [ItemKey: Int] = [:]
+        positions.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() where positions[item.key] == nil { positions[item.key] = index }
+        return positions
+    }
 
     /// A bank's questions in road order.
     public init(bank: QuestionBank) {
@@ -78,6 +89,7 @@ public struct StudyMaterial: Sendable {
             }
         }
         self.items = items
+        positions = Self.index(items)
     }
 
     /// A deck's cards, one way or both ways.
@@ -98,6 +110,7 @@ public struct StudyMaterial: Sendable {
             }
         }
         self.items = items
+        positions = Self.index(items)
     }
 
     /// Loads deck or bank `id` from `content` (a store's current view: the learner's language).

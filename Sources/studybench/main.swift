@@ -1,6 +1,9 @@
 // The study engine's benchmark: replaying the 12k review log through FSRS-6, ours against
-// py-fsrs 6.3.2 on the same log in the same run; `study evaluate` of all models; training FSRS-6.
+// py-fsrs 6.3.2 on the same log in the same run; `study evaluate` of all models; training FSRS-6;
+// then progress and sessions (Progress.swift): today's queue, a durable answer against SQLite's C
+// API, `study simulate`.
 //   studybench [--log FILE] [--python PATH] [--oracle PATH] [--study PATH]
+//   studybench --progress-only      (only the progress and session figures)
 import Foundation
 import StudyEngine
 
@@ -131,7 +134,8 @@ func main() throws {
 }
 
 do {
-    try main()
+    if CommandLine.arguments.dropFirst().first != "--progress-only" { try main() }
+    try progressBenchmarks()
 } catch {
     FileHandle.standardError.write(Data("studybench: \(error)\n".utf8))
     exit(1)

@@ -1,0 +1,130 @@
+import CAssetPackSQLite
+import Foundation
+import StudyContent
+import StudyEngine
+import StudyProgress
+
+/// Progress and sessions, side by side with SQLite's C API where there is a peer:
+/// - today's queue from 100,000 items of which 30,000 are due (FSRS, ordered by predicted recall);
+/// - one answer recorded durably (WAL, synchronous = FULL, one transaction), ours against the same
+///   two writes through sqlite3_* directly;
+/// - `study simulate` of 365 days over 10,000 cards.
+func progressBenchmarks() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studybench-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let calendar = LearnerCalendar.utc
+    let now = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22 09:00 UTC
+    let fsrs = AnyScheduler.standard(.fsrs6, calendar: calendar, fuzz: false)
+
+    // 100,000 cards, all seen, 30,000 of them due today or overdue.
+    let count = 100_000
+    let deck = StudyMaterial(deck: Deck(id: "bench", title: "Bench", cards: (0..<count).map { Card(id: "c\($0)", front: "f\($0)", back: "b\($0)") }))
+    let store = try ProgressStore(path: folder + "/queue.sqlite")
+    var random = SplitMix64(seed: 7)
+    let items = deck.items.enumerated().map { index, item -> ItemProgress in
+        let last = now.addingTimeInterval(-Double(1 + random.next() % 60) * 86_400)
+        let due = index % 10 < 3 ? now.addingTimeInterval(-Double(random.next() % 20) * 86_400) : now.addingTimeInterval(Double(1 + random.next() % 90) * 86_400)
+        let stability = 1 + Double(random.next() % 1000) / 10
+        let state = FSRSState(phase: .review, step: nil, stability: stability, difficulty: 5, lastReview: last, due: due)
+        return ItemProgress(key: item.key, state: .fsrs6(state), due: .date(due), introduced: last, lastReview: last, reviews: 3, lapses: 0)
+    }
+    try store.importItems(items)
+    var plan: SessionPlan?
+    let limits = SessionLimits(newPerDay: 20, reviewsPerDay: count)
+    let queueSeconds = try best(of: 5) {
+        plan = try StudySession.plan(material: deck, store: store, scheduler: fsrs, calendar: calendar, limits: limits, now: now)
+    }
+    let dueSeconds = try best(of: 5) {
+        _ = try store.dueItems(source: "deck/bench", before: now.addingTimeInterval(86_400))
+    }
+    let knownSeconds = try best(of: 5) { _ = try store.knownKeys(source: "deck/bench") }
+    guard let plan, plan.reviews.count == 30_000 else { throw Failure("the queue has \(plan?.reviews.count ?? 0) reviews, not 30,000") }
+
+    // One durable answer: ours, then the same writes through the C API.
+    let answers = 400
+    let answerStore = try ProgressStore(path: folder + "/answers.sqlite")
+    var ours: [Double] = []
+    for n in 0..<answers {
+        let key = ItemKey(source: "deck/bench", item: "c\(n % 100)")
+        let start = DispatchTime.now().uptimeNanoseconds
+        try answerStore.record(key, answer: .grade(3), at: now.addingTimeInterval(Double(n) * 600), scheduler: fsrs)
+        ours.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    let theirs = try rawSQLiteAnswers(path: folder + "/raw.sqlite", count: answers)
+
+    // study simulate: 365 days over 10,000 cards.
+    var simulated: Simulation.Result?
+    let simulateSeconds = try best(of: 1) {
+        simulated = try Simulation(scheduler: .fsrs6, cards: 10_000, days: 365, newPerDay: 20).run()
+    }
+
+    func row(_ what: String, _ value: String, _ note: String) -> String {
+        what.padding(toLength: 64, withPad: " ", startingAt: 0) + value.padding(toLength: 16, withPad: " ", startingAt: 0) + note
+    }
+    print("")
+    print(row("progress and sessions", "figure", "note"))
+    print(row("today's queue: 100,000 items, 30,000 due (FSRS order)", String(format: "%.1f ms", queueSeconds * 1000),
+              String(format: "best of 5; of it: the due rows %.1f ms, the known keys %.1f ms", dueSeconds * 1000, knownSeconds * 1000)))
+    print(row("an answer recorded durably (WAL, FULL, 1 transaction), ours", String(format: "%.3f ms", median(ours)), "median of \(answers); read state, schedule, write item + log row"))
+    print(row("the same two writes through SQLite's C API", String(format: "%.3f ms", median(theirs)), String(format: "median of %d; ratio ours/C API %.2f×", answers, median(ours) / median(theirs))))
+    print(row("study simulate: 365 days, 10,000 cards, FSRS-6", String(format: "%.2f s", simulateSeconds),
+              String(format: "%.0f reviews a day on average, %.1f%% recalled", simulated?.meanReviews ?? 0, (simulated?.retention ?? 0) * 100)))
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+/// The peer: an item upsert and a log insert in one IMMEDIATE transaction, WAL, synchronous=FULL,
+/// prepared statements, through sqlite3_* directly. Milliseconds per answer.
+func rawSQLiteAnswers(path: String, count: Int) throws -> [Double] {
+    var db: OpaquePointer?
+    guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw Failure("sqlite3_open \(path) failed") }
+    defer { sqlite3_close(db) }
+    func exec(_ sql: String) throws {
+        guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
+    }
+    try exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL")
+    try exec("""
+        CREATE TABLE item (source TEXT NOT NULL, item TEXT NOT NULL, direction TEXT NOT NULL, scheduler TEXT NOT NULL,
+          state TEXT NOT NULL, due REAL, dueSessionDay INTEGER, stability REAL, introduced REAL NOT NULL, lastReview REAL,
+          reviews INTEGER NOT NULL, lapses INTEGER NOT NULL, orphan INTEGER NOT NULL DEFAULT 0,
+          PRIMARY KEY (source, item, direction)) WITHOUT ROWID;
+        CREATE TABLE review (id INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT NOT NULL, item TEXT NOT NULL,
+          direction TEXT NOT NULL, at REAL NOT NULL, answer TEXT NOT NULL, durationMs INTEGER NOT NULL,
+          recalled INTEGER NOT NULL, before TEXT, after TEXT NOT NULL, sessionDay INTEGER, undone INTEGER NOT NULL DEFAULT 0)
+        """)
+    var upsert: OpaquePointer?
+    var insert: OpaquePointer?
+    sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO item VALUES ('deck/bench', ?, '', 'fsrs6', ?, ?, NULL, 3.2, ?, ?, 1, 0, 0)", -1, &upsert, nil)
+    sqlite3_prepare_v2(db, "INSERT INTO review (source, item, direction, at, answer, durationMs, recalled, before, after) VALUES ('deck/bench', ?, '', ?, '{\"grade\":{\"_0\":3}}', 0, 1, ?, ?)", -1, &insert, nil)
+    defer {
+        sqlite3_finalize(upsert)
+        sqlite3_finalize(insert)
+    }
+    let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    let state = String(repeating: "s", count: 180)
+    var times: [Double] = []
+    for n in 0..<count {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try exec("BEGIN IMMEDIATE")
+        sqlite3_bind_text(upsert, 1, "c\(n % 100)", -1, transient)
+        sqlite3_bind_text(upsert, 2, state, -1, transient)
+        sqlite3_bind_double(upsert, 3, Double(n))
+        sqlite3_bind_double(upsert, 4, Double(n))
+        sqlite3_bind_double(upsert, 5, Double(n))
+        guard sqlite3_step(upsert) == SQLITE_DONE else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
+        sqlite3_reset(upsert)
+        sqlite3_bind_text(insert, 1, "c\(n % 100)", -1, transient)
+        sqlite3_bind_double(insert, 2, Double(n))
+        sqlite3_bind_text(insert, 3, state, -1, transient)
+        sqlite3_bind_text(insert, 4, state, -1, transient)
+        guard sqlite3_step(insert) == SQLITE_DONE else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
+        sqlite3_reset(insert)
+        try exec("COMMIT")
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return times
+}
