@@ -28,6 +28,8 @@ public final class ProgressStore: Sendable {
         configuration.busyMode = .timeout(30)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Reads through a memory map rather than pread: the queue reads thousands of rows.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         do {
             // Two processes creating or migrating the file at once: SQLite answers one of them
@@ -59,11 +61,13 @@ public final class ProgressStore: Sendable {
                     reviews INTEGER NOT NULL,
                     lapses INTEGER NOT NULL,
                     orphan INTEGER NOT NULL DEFAULT 0,
+                    position INTEGER,
                     PRIMARY KEY (source, item, direction)
                 ) WITHOUT ROWID;
                 -- Covers the queue's reads: with the primary key (source, item, direction) it holds
                 -- every column the due list and the known keys need, so they never read the state.
-                CREATE INDEX item_due ON item (source, orphan, due, lastReview, stability, dueSessionDay);
+                -- position: the item's place in the content the last session saw (NULL: unknown).
+                CREATE INDEX item_due ON item (source, orphan, due, lastReview, stability, dueSessionDay, position);
                 CREATE TABLE review (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
                     source TEXT NOT NULL,
@@ -79,6 +83,11 @@ public final class ProgressStore: Sendable {
                     undone INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE INDEX review_source_at ON review (source, at);
+                CREATE TABLE content (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    newFrontier INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
                 CREATE TABLE sessionDay (
                     source TEXT PRIMARY KEY NOT NULL,
                     day INTEGER NOT NULL,
@@ -131,19 +140,56 @@ public final class ProgressStore: Sendable {
     public func dueItems(source: String, before limit: Date, sessionDay: Int? = nil) throws(ProgressError) -> [DueItem] {
         try read { db in
             var items: [DueItem] = []
-            // Two queries, each on an index, rather than one OR that scans the table; the rows are
-            // read with sqlite3_column_* (the queue reads tens of thousands of them).
-            let byDate = "SELECT item, direction, due, lastReview, stability, dueSessionDay FROM item WHERE source = ? AND orphan = 0 AND due < ? ORDER BY due"
-            let byDay = "SELECT item, direction, due, lastReview, stability, dueSessionDay FROM item WHERE source = ? AND orphan = 0 AND dueSessionDay <= ? ORDER BY dueSessionDay"
-            let read: (OpaquePointer) -> Void = { row in
+            let columns = "item, direction, due, lastReview, stability, dueSessionDay, position"
+            try Self.dueQueries(db, columns: columns, source: source, before: limit, sessionDay: sessionDay) { row in
                 items.append(DueItem(
                     key: ItemKey(source: source, item: Self.text(row, 0), direction: Self.text(row, 1)),
                     due: Self.double(row, 2).map(Date.init(timeIntervalSince1970:)), dueSessionDay: Self.int(row, 5),
-                    lastReview: Self.double(row, 3).map(Date.init(timeIntervalSince1970:)), stability: Self.double(row, 4)))
+                    lastReview: Self.double(row, 3).map(Date.init(timeIntervalSince1970:)), stability: Self.double(row, 4),
+                    position: Self.int(row, 6)))
             }
-            try Self.rows(db, byDate, [source, limit.timeIntervalSince1970], read)
-            if let sessionDay { try Self.rows(db, byDay, [source, sessionDay], read) }
             return items
+        }
+    }
+
+    /// The due rows as the queue reads them, column by column: tens of thousands of rows, so no
+    /// strings for a row whose content position is known (when `keysOnlyWithoutPosition`).
+    struct DueColumns {
+        /// The content position, −1 when not known.
+        var position: [Int] = []
+        /// The last review (seconds since 1970), NaN when none.
+        var lastReview: [Double] = []
+        /// The FSRS stability, NaN when none.
+        var stability: [Double] = []
+        /// Keys of the rows (by index) that need a lookup.
+        var keys: [Int: ItemKey] = [:]
+        var count: Int { position.count }
+    }
+
+    func dueColumns(source: String, before limit: Date, sessionDay: Int?, keysOnlyWithoutPosition: Bool) throws(ProgressError) -> DueColumns {
+        try read { db in
+            var columns = DueColumns()
+            try Self.dueQueries(db, columns: "position, lastReview, stability, item, direction", source: source, before: limit, sessionDay: sessionDay) { row in
+                let position = sqlite3_column_type(row, 0) == SQLITE_NULL ? -1 : Int(sqlite3_column_int64(row, 0))
+                if position < 0 || !keysOnlyWithoutPosition {
+                    columns.keys[columns.position.count] = ItemKey(source: source, item: Self.text(row, 3), direction: Self.text(row, 4))
+                }
+                columns.position.append(position)
+                columns.lastReview.append(Self.double(row, 1) ?? .nan)
+                columns.stability.append(Self.double(row, 2) ?? .nan)
+            }
+            return columns
+        }
+    }
+
+    /// Two queries, each on the covering index (rather than one OR that scans the table), read
+    /// with sqlite3_column_*: due by date, earliest first, then due by session day.
+    static func dueQueries(
+        _ db: Database, columns: String, source: String, before limit: Date, sessionDay: Int?, _ body: (OpaquePointer) -> Void
+    ) throws {
+        try rows(db, "SELECT \(columns) FROM item WHERE source = ? AND orphan = 0 AND due < ? ORDER BY due", [source, limit.timeIntervalSince1970], body)
+        if let sessionDay {
+            try rows(db, "SELECT \(columns) FROM item WHERE source = ? AND orphan = 0 AND dueSessionDay <= ? ORDER BY dueSessionDay", [source, sessionDay], body)
         }
     }
 
@@ -191,7 +237,7 @@ public final class ProgressStore: Sendable {
     @discardableResult
     public func record(
         _ key: ItemKey, answer: Answer, at moment: Date, duration: TimeInterval = 0, scheduler: AnyScheduler,
-        sessionDay: Int? = nil, balance: LoadBalancer? = nil
+        sessionDay: Int? = nil, balance: LoadBalancer? = nil, position: Int? = nil
     ) throws(ProgressError) -> ReviewRecord {
         let encoder = Self.encoder
         return try write { db in
@@ -216,7 +262,7 @@ public final class ProgressStore: Sendable {
                 key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? moment,
                 lastReview: moment, reviews: (before?.reviews ?? 0) + 1,
                 lapses: (before?.lapses ?? 0) + (recalled ? 0 : 1))
-            try Self.save(after, db: db)
+            try Self.save(after, position: position, db: db)
             try db.execute(
                 sql: """
                     INSERT INTO review (source, item, direction, at, answer, durationMs, recalled, before, after, sessionDay)
@@ -258,6 +304,8 @@ public final class ProgressStore: Sendable {
                 try db.execute(
                     sql: "DELETE FROM item WHERE source = ? AND item = ? AND direction = ?",
                     arguments: [record.key.source, record.key.item, record.key.direction])
+                // The item is unseen again: the new-item frontier may no longer hold.
+                try db.execute(sql: "UPDATE content SET newFrontier = 0 WHERE source = ?", arguments: [source])
             }
             try db.execute(sql: "UPDATE review SET undone = 1 WHERE id = ?", arguments: [record.id])
             var undone = record
@@ -266,24 +314,69 @@ public final class ProgressStore: Sendable {
         }
     }
 
-    /// Marks the items of `source` that are not in `present` as orphans (kept, not shown) and
-    /// those that are as live again. Returns how many changed.
+    /// Brings the items of `source` in line with the content: those `position` finds no place for
+    /// become orphans (kept, not shown), the others are live again and learn their place in it.
+    /// Skipped when the content's `fingerprint` is the one seen last time. Returns how many items
+    /// changed.
     @discardableResult
-    public func markOrphans(source: String, present: Set<ItemKey>) throws(ProgressError) -> Int {
-        try write { db in
+    public func syncContent(source: String, fingerprint: String, position: (ItemKey) -> Int?) throws(ProgressError) -> Int {
+        // The usual case, content unchanged: one read, no write lock.
+        if try contentFingerprint(source: source) == fingerprint { return 0 }
+        return try write { db in
+            let stored = try String.fetchOne(db, sql: "SELECT fingerprint FROM content WHERE source = ?", arguments: [source])
+            guard stored != fingerprint else { return 0 }
             var changes = 0
-            let rows = try Row.fetchAll(db, sql: "SELECT item, direction, orphan FROM item WHERE source = ?", arguments: [source])
-            for row in rows {
-                let key = ItemKey(source: source, item: row[0], direction: row[1])
-                let orphan: Bool = row[2]
-                if orphan == present.contains(key) {
-                    try db.execute(
-                        sql: "UPDATE item SET orphan = ? WHERE source = ? AND item = ? AND direction = ?",
-                        arguments: [!orphan, source, key.item, key.direction])
-                    changes += 1
-                }
+            var updates: [(String, String, Int?)] = []
+            try Self.rows(db, "SELECT item, direction, orphan, position FROM item INDEXED BY item_due WHERE source = ?", [source]) { row in
+                let key = ItemKey(source: source, item: Self.text(row, 0), direction: Self.text(row, 1))
+                let place = position(key)
+                if (Self.int(row, 2) == 1) != (place == nil) || Self.int(row, 3) != place { updates.append((key.item, key.direction, place)) }
             }
+            let update = try db.cachedStatement(sql: "UPDATE item SET orphan = ?, position = ? WHERE source = ? AND item = ? AND direction = ?")
+            for (item, direction, place) in updates {
+                try update.execute(arguments: [place == nil, place, source, item, direction])
+                changes += 1
+            }
+            // A new fingerprint: the new-item frontier starts again from the top.
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO content (source, fingerprint, newFrontier) VALUES (?, ?, 0)",
+                arguments: [source, fingerprint])
             return changes
+        }
+    }
+
+    /// The fingerprint of the content ``syncContent(source:fingerprint:position:)`` last saw.
+    public func contentFingerprint(source: String) throws(ProgressError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT fingerprint FROM content WHERE source = ?", arguments: [source]) }
+    }
+
+    /// The position in the content (of this `fingerprint`) before which every item has been seen.
+    public func newFrontier(source: String, fingerprint: String) throws(ProgressError) -> Int {
+        try read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT newFrontier FROM content WHERE source = ? AND fingerprint = ?", arguments: [source, fingerprint]) ?? 0
+        }
+    }
+
+    /// Records that every item before `position` of the content with `fingerprint` has been seen.
+    public func setNewFrontier(source: String, fingerprint: String, to position: Int) throws(ProgressError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE content SET newFrontier = ? WHERE source = ? AND fingerprint = ?",
+                arguments: [position, source, fingerprint])
+        }
+    }
+
+    /// Of `candidates`, the indices of those the learner has not seen, in order, at most `limit`.
+    public func unseen(_ candidates: some Collection<ItemKey>, limit: Int) throws(ProgressError) -> [Int] {
+        try read { db in
+            var result: [Int] = []
+            let statement = try db.cachedStatement(sql: "SELECT 1 FROM item WHERE source = ? AND item = ? AND direction = ?")
+            for (index, key) in candidates.enumerated() {
+                guard result.count < limit else { break }
+                if try Int.fetchOne(statement, arguments: [key.source, key.item, key.direction]) == nil { result.append(index) }
+            }
+            return result
         }
     }
 
@@ -319,6 +412,8 @@ public struct DueItem: Sendable, Hashable {
     public var lastReview: Date?
     /// The FSRS stability, for ordering by predicted recall.
     public var stability: Double?
+    /// Its place in the content the last session saw (`nil`: not known yet).
+    public var position: Int?
 }
 
 // MARK: - Rows, JSON and errors
@@ -371,7 +466,7 @@ extension ProgressStore {
         sqlite3_column_type(row, column) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(row, column))
     }
 
-    static func save(_ progress: ItemProgress, db: Database) throws {
+    static func save(_ progress: ItemProgress, position: Int? = nil, db: Database) throws {
         var due: Double?
         var dueDay: Int?
         switch progress.due {
@@ -381,15 +476,20 @@ extension ProgressStore {
         }
         try db.execute(
             sql: """
-                INSERT OR REPLACE INTO item
-                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO item
+                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (source, item, direction) DO UPDATE SET
+                    scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
+                    dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
+                    introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
+                    lapses = excluded.lapses, orphan = excluded.orphan, position = coalesce(excluded.position, item.position)
                 """,
             arguments: [
                 progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
                 try json(progress.state, encoder), due, dueDay, progress.stability,
                 progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
-                progress.reviews, progress.lapses, progress.orphan,
+                progress.reviews, progress.lapses, progress.orphan, position,
             ])
     }
 

@@ -16,11 +16,17 @@ public struct SessionLimits: Sendable, Hashable {
 }
 
 /// Today's queue: the review round first, then new items in study order.
+///
+/// It holds positions in the material's ``StudyMaterial/items``, not copies of the items: a day
+/// of 30,000 reviews is 30,000 integers.
 public struct SessionPlan: Sendable {
-    /// Due reviews in the order shown: most overdue first, or lowest predicted recall for FSRS.
-    public var reviews: [StudyMaterial.Item]
-    /// New items, in the material's order, up to what the daily limit has left.
-    public var new: [StudyMaterial.Item]
+    /// The material's items the positions index.
+    public let items: [StudyMaterial.Item]
+    /// Positions of the due reviews in the order shown: most overdue first, or lowest predicted
+    /// recall for FSRS.
+    public var reviewPositions: [Int]
+    /// Positions of the new items, in the material's order, up to what the daily limit has left.
+    public var newPositions: [Int]
     /// Due reviews over the daily cap, left for tomorrow.
     public var reviewsOverCap: Int
     /// Items skipped because a sibling (the same card, the other way) was studied today.
@@ -30,8 +36,12 @@ public struct SessionPlan: Sendable {
     /// Reviews already answered today.
     public var reviewsToday: Int
 
-    /// Reviews, then new items.
-    public var queue: [StudyMaterial.Item] { reviews + new }
+    /// Due reviews in the order shown.
+    public var reviews: [StudyMaterial.Item] { reviewPositions.map { items[$0] } }
+    /// New items in the material's order.
+    public var new: [StudyMaterial.Item] { newPositions.map { items[$0] } }
+    /// Positions of the reviews, then the new items.
+    public var queuePositions: [Int] { reviewPositions + newPositions }
 }
 
 /// Plans and runs one day's session of a deck or bank: today's queue, the answers recorded one
@@ -52,8 +62,10 @@ public final class StudySession {
     public let plan: SessionPlan
     /// The Leitner session day this session counts as (1 on the first day).
     public let sessionDay: Int
+    /// Positions (in the material's items) of what is still to show, in order.
+    public private(set) var pending: [Int]
     /// The items still to show, in order.
-    public private(set) var queue: [StudyMaterial.Item]
+    public var queue: [StudyMaterial.Item] { pending.map { material.items[$0] } }
     /// The answers of this session, in order (an undone one is removed).
     public private(set) var answered: [ReviewRecord] = []
     private let balancer: LoadBalancer?
@@ -62,7 +74,8 @@ public final class StudySession {
     /// The most times a learning item comes back within one session.
     public static let maximumRepeats = 4
 
-    /// Starts today's session: marks items no longer in the content as orphans, then plans.
+    /// Starts today's session: if the content changed since the last session, marks items no
+    /// longer in it as orphans (and those back in it as live); then plans.
     public init(
         material: StudyMaterial, store: ProgressStore, scheduler: AnyScheduler, calendar: LearnerCalendar,
         limits: SessionLimits = SessionLimits(), balanceLoad: Bool = true, now: Date
@@ -73,13 +86,13 @@ public final class StudySession {
         self.calendar = calendar
         self.limits = limits
         balancer = balanceLoad ? LoadBalancer(calendar: calendar) : nil
-        try store.markOrphans(source: material.source, present: Set(material.positions.keys))
+        try store.syncContent(source: material.source, fingerprint: material.fingerprint) { material.position(of: $0) }
         let counter = try store.sessionDay(source: material.source)
         sessionDay = counter.day
         plan = try Self.plan(material: material, store: store, scheduler: scheduler, calendar: calendar, limits: limits, sessionDay: counter.day, now: now)
-        queue = plan.queue
+        pending = plan.queuePositions
         // Nothing due and nothing new: the day's session is done as soon as it starts.
-        if queue.isEmpty { try store.completeSessionDay(source: material.source, on: calendar.dateString(now)) }
+        if pending.isEmpty { try store.completeSessionDay(source: material.source, on: calendar.dateString(now)) }
     }
 
     /// Today's queue for `material` at `now`.
@@ -90,7 +103,6 @@ public final class StudySession {
         let source = material.source
         let today = calendar.startOfDay(now)
         let tomorrow = calendar.adding(days: 1, to: today)
-        let positions = material.positions
 
         // What today already holds: new items introduced, reviews answered, items touched.
         var newToday = 0
@@ -101,89 +113,125 @@ public final class StudySession {
             touchedToday.insert(record.key.item)
         }
 
-        // The review round.
-        var due = try store.dueItems(source: source, before: tomorrow, sessionDay: sessionDay).filter { positions[$0.key] != nil }
+        // The review round. Positions come from the rows when the last content sync saw this very
+        // content (no strings, no lookups); otherwise each key is looked up. Orphans and items
+        // of other content are left out.
+        let synced = try store.contentFingerprint(source: source) == material.fingerprint
+        let rows = try store.dueColumns(source: source, before: tomorrow, sessionDay: sessionDay, keysOnlyWithoutPosition: synced)
+        // (position, the row's index), in the order shown.
+        var due: [(position: Int, index: Int)] = []
+        due.reserveCapacity(rows.count)
+        for index in 0..<rows.count {
+            let stored = rows.position[index]
+            if synced, stored >= 0, stored < material.items.count {
+                due.append((stored, index))
+            } else if let key = rows.keys[index], let position = material.position(of: key) {
+                due.append((position, index))
+            }
+        }
         if scheduler.kind == .fsrs6 || scheduler.kind == .fsrs5 {
             // FSRS's R = (1 + f·t/S)^(−d) falls as t/S grows, with the same f and d for every item:
             // lowest predicted recall first is largest elapsed time over stability first (items in
-            // learning, without a stability, before all), ties in content order.
-            let ranked = due.map { item -> (Double, Int, DueItem) in
-                let ratio = item.stability.map { s in now.timeIntervalSince(item.lastReview ?? now) / 86_400 / max(s, 0.001) } ?? .infinity
-                return (ratio, positions[item.key] ?? 0, item)
+            // learning, without a stability, before all), ties in content order. The sort key is
+            // the ratio's bit pattern, inverted (a non-negative Double orders as its bits do).
+            let seconds = now.timeIntervalSince1970
+            var order: [(key: UInt64, position: Int, index: Int)] = []
+            order.reserveCapacity(due.count)
+            for entry in due {
+                let last = rows.lastReview[entry.index]
+                let stability = rows.stability[entry.index]
+                let elapsed = max(0, seconds - (last.isNaN ? seconds : last)) / 86_400
+                let ratio = stability.isNaN ? Double.infinity : elapsed / max(stability, 0.001)
+                order.append((~ratio.bitPattern, entry.position, entry.index))
             }
-            due = ranked.sorted { ($0.0, -$0.1) > ($1.0, -$1.1) }.map(\.2)
+            order.sort { ($0.key, $0.position) < ($1.key, $1.position) }
+            due = order.map { ($0.position, $0.index) }
         }
         var buried = 0
         var shown = Set<String>()
-        var reviews: [StudyMaterial.Item] = []
+        var reviews: [Int] = []
         var overCap = 0
         let reviewRoom = max(0, limits.reviewsPerDay - reviewsToday)
-        for item in due {
-            guard let position = positions[item.key] else { continue }
-            let studyItem = material.items[position]
+        // Siblings exist only in a deck studied both ways.
+        let siblings = material.hasSiblings
+        reviews.reserveCapacity(min(due.count, reviewRoom))
+        for (position, index) in due {
             // A sibling answered today, or already in today's round, waits for tomorrow.
-            if shown.contains(item.key.item) || (touchedToday.contains(item.key.item) && !answeredToday(item, today: today)) {
-                buried += 1
-                continue
+            if siblings {
+                let item = material.items[position].key.item
+                let answeredItself = rows.lastReview[index] >= today.timeIntervalSince1970
+                if shown.contains(item) || (touchedToday.contains(item) && !answeredItself) {
+                    buried += 1
+                    continue
+                }
+                shown.insert(item)
             }
             guard reviews.count < reviewRoom else {
                 overCap += 1
                 continue
             }
-            reviews.append(studyItem)
-            shown.insert(item.key.item)
+            reviews.append(position)
         }
 
         // New items in study order, up to what today's limit has left.
-        var new: [StudyMaterial.Item] = []
+        var new: [Int] = []
         let newRoom = max(0, limits.newPerDay - newToday)
         if newRoom > 0 {
-            let known = try store.knownKeys(source: source)
-            for item in material.items where !known.contains(item.key) {
-                guard new.count < newRoom else { break }
-                if shown.contains(item.key.item) || touchedToday.contains(item.key.item) {
-                    buried += 1
-                    continue
+            // Items before the frontier have all been seen; from it, look each one up until the
+            // day's new items are found (siblings of today's items are skipped, not counted).
+            let frontier = min(try store.newFrontier(source: source, fingerprint: material.fingerprint), material.items.count)
+            var start = frontier
+            var firstUnseen: Int?
+            while new.count < newRoom, start < material.items.count {
+                let window = material.items[start..<min(start + 256, material.items.count)]
+                for offset in try store.unseen(window.lazy.map(\.key), limit: window.count) {
+                    let position = start + offset
+                    let item = material.items[position]
+                    if firstUnseen == nil { firstUnseen = position }
+                    guard new.count < newRoom else { break }
+                    if shown.contains(item.key.item) || touchedToday.contains(item.key.item) {
+                        buried += 1
+                        continue
+                    }
+                    new.append(position)
+                    shown.insert(item.key.item)
                 }
-                new.append(item)
-                shown.insert(item.key.item)
+                start = window.endIndex
+            }
+            let reached = firstUnseen ?? start
+            if reached > frontier {
+                try store.setNewFrontier(source: source, fingerprint: material.fingerprint, to: reached)
             }
         }
         return SessionPlan(
-            reviews: reviews, new: new, reviewsOverCap: overCap, buriedSiblings: buried, newToday: newToday,
+            items: material.items, reviewPositions: reviews, newPositions: new, reviewsOverCap: overCap, buriedSiblings: buried, newToday: newToday,
             reviewsToday: reviewsToday)
     }
 
-    /// Whether a due item was itself the one answered today (a learning step due again today),
-    /// as opposed to its sibling.
-    private static func answeredToday(_ item: DueItem, today: Date) -> Bool {
-        guard let last = item.lastReview else { return false }
-        return last >= today
-    }
-
     /// The next item to show, if any.
-    public var next: StudyMaterial.Item? { queue.first }
+    public var next: StudyMaterial.Item? { pending.first.map { material.items[$0] } }
 
     /// Records `answer` to the first item of the queue (one transaction) and moves on. A learning
     /// item due again today comes back at the end of the queue (at most ``maximumRepeats`` times).
     @discardableResult
     public func answer(_ answer: Answer, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
-        guard let item = queue.first else {
+        guard let position = pending.first else {
             throw ProgressError(.invalidAnswer, path: store.path, "the session has no item left to answer")
         }
+        let item = material.items[position]
         let scheduler = try self.scheduler(for: item.key)
         let record = try store.record(
             item.key, answer: answer, at: moment, duration: duration, scheduler: scheduler,
-            sessionDay: sessionDay, balance: balancer)
-        queue.removeFirst()
+            sessionDay: sessionDay, balance: balancer, position: position)
+        pending.removeFirst()
         answered.append(record)
         if case .date(let due) = record.after.due, due < calendar.adding(days: 1, to: calendar.startOfDay(moment)),
             repeats[item.key, default: 0] < Self.maximumRepeats
         {
             repeats[item.key, default: 0] += 1
-            queue.append(item)
+            pending.append(position)
         }
-        if queue.isEmpty {
+        if pending.isEmpty {
             try store.completeSessionDay(source: material.source, on: calendar.dateString(moment))
         }
         return record
@@ -199,11 +247,11 @@ public final class StudySession {
         let item = material.items[position]
         try store.undoLast(source: material.source)
         answered.removeLast()
-        if let index = queue.lastIndex(of: item), repeats[item.key, default: 0] > 0 {
-            queue.remove(at: index)
+        if let index = pending.lastIndex(of: position), repeats[item.key, default: 0] > 0 {
+            pending.remove(at: index)
             repeats[item.key, default: 0] -= 1
         }
-        queue.insert(item, at: 0)
+        pending.insert(position, at: 0)
         return item
     }
 

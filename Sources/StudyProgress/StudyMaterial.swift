@@ -60,16 +60,56 @@ public struct StudyMaterial: Sendable {
     public var source: String { "\(kind.rawValue)/\(id)" }
     /// The items in study order.
     public var items: [Item] {
-        didSet { positions = Self.index(items) }
+        didSet {
+            positions = Self.index(items)
+            compactPositions = Self.compactIndex(items)
+            fingerprint = Self.fingerprint(items)
+        }
     }
     /// Each item's place in ``items`` (built once, so a day's queue never rebuilds it).
     public private(set) var positions: [ItemKey: Int] = [:]
+    /// Whether some items are the other direction of a card (siblings, never on the same day).
+    public var hasSiblings: Bool { items.last.map { !$0.key.direction.isEmpty } ?? false }
+    /// A digest of the item keys in order (FNV-1a, 64 bits): progress notices a content update by it.
+    public private(set) var fingerprint = ""
+
+    /// The position of the item with this id and direction (one string hashed, not a whole key).
+    public func position(of key: ItemKey) -> Int? {
+        compactPositions[key.direction.isEmpty ? key.item : key.item + "\u{1F}" + key.direction]
+    }
+
+    private var compactPositions: [String: Int] = [:]
+
+    static func compactIndex(_ items: [Item]) -> [String: Int] {
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let key = item.key.direction.isEmpty ? item.key.item : item.key.item + "\u{1F}" + item.key.direction
+            if positions[key] == nil { positions[key] = index }
+        }
+        return positions
+    }
 
     static func index(_ items: [Item]) -> [ItemKey: Int] {
         var positions: [ItemKey: Int] = [:]
         positions.reserveCapacity(items.count)
         for (index, item) in items.enumerated() where positions[item.key] == nil { positions[item.key] = index }
         return positions
+    }
+
+    static func fingerprint(_ items: [Item]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for item in items {
+            for part in [item.key.item, item.key.direction] {
+                for byte in part.utf8 {
+                    hash ^= UInt64(byte)
+                    hash = hash &* 0x0000_0100_0000_01B3
+                }
+                hash ^= 0xFF
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+        }
+        return String(items.count) + "-" + String(hash, radix: 16)
     }
 
     /// A bank's questions in road order.
@@ -90,6 +130,8 @@ public struct StudyMaterial: Sendable {
         }
         self.items = items
         positions = Self.index(items)
+        compactPositions = Self.compactIndex(items)
+        fingerprint = Self.fingerprint(items)
     }
 
     /// A deck's cards, one way or both ways.
@@ -111,6 +153,8 @@ public struct StudyMaterial: Sendable {
         }
         self.items = items
         positions = Self.index(items)
+        compactPositions = Self.compactIndex(items)
+        fingerprint = Self.fingerprint(items)
     }
 
     /// Loads deck or bank `id` from `content` (a store's current view: the learner's language).

@@ -62,7 +62,7 @@ struct SessionCommand: ParsableCommand {
         let quiet = json
         let out: (String) -> Void = { line in if !quiet { say(line) } }
         let plan = session.plan
-        out("\(material.title) · \(learner.locale ?? "en") · today: \(plan.reviews.count) to review, \(plan.new.count) new"
+        out("\(material.title) · \(learner.locale ?? "en") · today: \(plan.reviewPositions.count) to review, \(plan.newPositions.count) new"
             + (plan.reviewsOverCap > 0 ? " (\(plan.reviewsOverCap) more due over the cap)" : "")
             + (plan.buriedSiblings > 0 ? " · \(plan.buriedSiblings) siblings wait for tomorrow" : ""))
         let started = clock
@@ -71,7 +71,7 @@ struct SessionCommand: ParsableCommand {
         var introShown = Set<String>()
         while let item = session.next, !stopped {
             let done = session.answered.count
-            let total = done + session.queue.count
+            let total = done + session.pending.count
             out("")
             out(Self.bar(done: done, total: total) + " \(done + 1)/\(total)" + (try store.item(item.key) == nil ? " · new" : " · review"))
             if item.opensLesson, !introShown.contains(item.lesson.id), try store.item(item.key) == nil {
@@ -109,7 +109,7 @@ struct SessionCommand: ParsableCommand {
         let reviews = session.answered.filter { $0.before != nil }.count
         let summary = Summary(
             material: material.source, title: material.title, answered: session.answered.count, reviews: reviews,
-            new: session.answered.count - reviews, rightFirstTry: firstTry, left: session.queue.count,
+            new: session.answered.count - reviews, rightFirstTry: firstTry, left: session.pending.count,
             minutes: fixedClock ? nil : clock.timeIntervalSince(started) / 60, dueTomorrow: tomorrow,
             level: material.kind == .deck ? LearnerLevel.of(material.items.map(\.key), progress: try store.items(source: material.source)).description : nil)
         if json {

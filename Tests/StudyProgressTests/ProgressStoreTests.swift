@@ -99,6 +99,32 @@ struct ProgressStoreTests {
         #expect(later.plan.reviewsOverCap == 1)
     }
 
+    @Test("new items continue where the learner stopped, and an undone first answer makes its item new again")
+    func newItemFrontier() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let bank = try material(count: 600, in: scratch)
+        var day = day0
+        for expected in [["q1", "q2"], ["q3", "q4"]] {
+            let session = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 2, reviewsPerDay: 0), now: day)
+            #expect(session.plan.new.map(\.key.item) == expected)
+            while session.next != nil { try session.answer(.multipleChoice(.rightFirstTry), at: day) }
+            day = day.addingTimeInterval(86_400)
+        }
+        #expect(try store.newFrontier(source: "bank/b", fingerprint: bank.fingerprint) == 2)
+        // Items imported from elsewhere (q5–q500 seen on another device) move the frontier on.
+        let imported = bank.items[4..<500].map {
+            ItemProgress(key: $0.key, state: fsrs.newState(at: StudyMoment(day0)), due: .date(day0.addingTimeInterval(90 * 86_400)), introduced: day0, lastReview: day0, reviews: 1, lapses: 0)
+        }
+        try store.importItems(Array(imported))
+        let later = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 1, reviewsPerDay: 0), now: day)
+        #expect(later.plan.new.map(\.key.item) == ["q501"])
+        try later.answer(.multipleChoice(.wrong), at: day)
+        try later.undo()
+        let again = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(newPerDay: 1, reviewsPerDay: 0), now: day)
+        #expect(again.plan.new.map(\.key.item) == ["q501"])
+    }
+
     @Test("a card studied both ways: the other direction is buried until tomorrow")
     func siblings() throws {
         let scratch = try Scratch()
@@ -125,6 +151,11 @@ struct ProgressStoreTests {
         }
         let plan = try StudySession.plan(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(), now: day0.addingTimeInterval(60 * 86_400))
         #expect(plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
+        // A session first syncs the content (each item learns its place), then reads places from
+        // the rows instead of looking keys up: the same order.
+        let session = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, now: day0.addingTimeInterval(60 * 86_400))
+        #expect(try store.contentFingerprint(source: "bank/b") == bank.fingerprint)
+        #expect(session.plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
     }
 
     @Test("load balancing moves a due day inside Anki's fuzz range to the least busy day")
