@@ -41,6 +41,21 @@ struct RealContentTests {
         #expect(ContentValidator(content: pack).validate().isEmpty)
     }
 
+    @Test("the N5 deck writes counters with 〜, gives 今 and 毎日 their adverb use, 勉強 its する, romaji without macrons")
+    func japaneseConventions() throws {
+        let scratch = try Scratch()
+        let deck = try Deck.load(id: "jlpt-n5-vocabulary", from: try Pack(path: scratch.packReal("japanese-n5")))
+        let counters = deck.cards.filter { $0.partOfSpeech == "counter" }
+        #expect(Set(counters.map(\.front)).isSuperset(of: ["〜時", "〜分", "〜円"]))
+        #expect(counters.allSatisfy { $0.front.hasPrefix("〜") && ($0.kana ?? "").hasPrefix("〜") && !($0.romaji ?? "").contains("〜") })
+        for word in ["今", "毎日"] {
+            #expect(deck.cards.first { $0.front == word }?.partOfSpeech == "noun; adverb", "\(word)")
+        }
+        #expect(deck.cards.first { $0.front == "勉強" }?.partOfSpeech == "noun; する verb")
+        // Hepburn without macrons: long vowels as spelled in kana (kyou, juu), never ō or ū.
+        #expect(deck.cards.allSatisfy { ($0.romaji ?? "").allSatisfy { $0.isASCII } })
+    }
+
     @Test("the letter decks decode from JSON and their pictures exist at @1x, @2x and @3x")
     func letterDecks() throws {
         let scratch = try Scratch()
