@@ -255,6 +255,16 @@ public final class StudySession {
         return item
     }
 
+    /// Replaces today's queue with one item, due or not (a learner practising a question again):
+    /// throws ``ProgressError/Code/unknownItem`` for an id the material does not have.
+    public func focus(on item: String, direction: String = "") throws(ProgressError) {
+        let key = ItemKey(source: material.source, item: item, direction: direction)
+        guard let position = material.position(of: key) else {
+            throw ProgressError(.unknownItem, path: store.path, item: key.description, "no item with this id in \(material.source)")
+        }
+        pending = [position]
+    }
+
     /// The scheduler for an item: the one that wrote its state (progress made with another
     /// scheduler keeps it), or the session's for a new item.
     public func scheduler(for key: ItemKey) throws(ProgressError) -> AnyScheduler {

@@ -40,6 +40,9 @@ struct SessionCommand: ParsableCommand {
     @Flag(name: .customLong("no-load-balance"), help: "Keep the scheduler's interval instead of moving it, inside the fuzz range, to the least busy day.")
     var noLoadBalance = false
 
+    @Option(help: ArgumentHelp("Study only this item, now, due or not.", valueName: "id"))
+    var item: String?
+
     @Flag(help: "Print one JSON summary at the end instead of the session's text.")
     var json = false
 
@@ -50,6 +53,10 @@ struct SessionCommand: ParsableCommand {
 
     func run() throws {
         let material = try learner.material(bothWays: bothWays)
+        // A bad item id is refused before the database is opened (or created).
+        if let item, material.position(of: ItemKey(source: material.source, item: item)) == nil {
+            throw ProgressError(.unknownItem, item: "\(material.source)/\(item)", "no item with this id in \(material.source)")
+        }
         let store = try ProgressStore(path: try learner.databasePath())
         let calendar = learner.calendar
         var clock = try learner.startTime()
@@ -58,6 +65,7 @@ struct SessionCommand: ParsableCommand {
             material: material, store: store, scheduler: AnyScheduler.standard(scheduler, calendar: calendar, fuzz: noLoadBalance),
             calendar: calendar, limits: SessionLimits(newPerDay: newPerDay, reviewsPerDay: maxReviews),
             balanceLoad: !noLoadBalance, now: clock)
+        if let item { try session.focus(on: item) }
         let interactive = isatty(0) != 0
         let quiet = json
         let out: (String) -> Void = { line in if !quiet { say(line) } }

@@ -168,6 +168,36 @@ struct ProgressStoreTests {
         #expect(LoadBalancer.pick(days: 2) { _ in 0 } == 2)
     }
 
+    @Test("load balancing spreads items answered alike over the days of their fuzz range")
+    func loadBalancingSpreads() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let sm2 = AnyScheduler.standard(.sm2, calendar: .utc, fuzz: false)
+        // 30 items, each answered 5, 5, 5: SM-2 gives every one of them the same third interval.
+        var days: [Int] = []
+        var unbalanced: Set<Int> = []
+        var random = SplitMix64(seed: 1)
+        for n in 0..<30 {
+            let key = ItemKey(source: "bank/b", item: "q\(n)")
+            var at = day0
+            for _ in 0..<2 {
+                let record = try store.record(key, answer: .grade(5), at: at, scheduler: sm2)
+                guard case .date(let due) = record.after.due else { return }
+                at = due
+            }
+            let state = try #require(try store.item(key)).state
+            if case .days(let d) = try sm2.review(state, answer: .grade(5), at: StudyMoment(at), random: &random).interval { unbalanced.insert(d) }
+            let last = try store.record(key, answer: .grade(5), at: at, scheduler: sm2, balance: LoadBalancer(calendar: .utc))
+            guard case .date(let due) = last.after.due else { return }
+            days.append(LearnerCalendar.utc.days(from: at, to: due))
+        }
+        // Without balancing all 30 would fall on one day; balanced, they fill its range evenly.
+        #expect(unbalanced.count == 1)
+        #expect(Set(days) == Set(LoadBalancer.range(forDays: try #require(unbalanced.first))))
+        let counts = Dictionary(grouping: days, by: { $0 }).mapValues(\.count)
+        #expect(counts.values.max()! - counts.values.min()! <= 1, "\(counts)")
+    }
+
     @Test("a damaged file, a newer schema, a folder, a missing folder: a clear error and the file untouched")
     func badDatabases() throws {
         let scratch = try Scratch()

@@ -74,6 +74,7 @@ struct StudyCommandTests {
         try check(["session", "--packs", pack, "--db", db, "bank", "nope"], "bank/nope: unknown-content")
         try check(["session", "--packs", pack, "--db", db, "deck", "nope"], "deck/nope: unknown-content")
         try check(["session", "--packs", pack, "--db", scratch.path, "bank", "b"], "is-folder")
+        try check(["session", "--packs", pack, "--db", db, "--item", "q99", "bank", "b"], "bank/b/q99: unknown-item")
         _ = try study(["session", "--packs", pack, "--db", db, "--now", "2026-11-22", "--new", "1", "bank", "b"], input: "2\n")
         try check(["session", "--packs", pack, "--db", db, "--now", "2026-11-23", "bank", "b"], input: "7\n", "bank/b/q1: invalid-answer")
         try scratch.write("junk.sqlite", String(repeating: "junk", count: 100))
