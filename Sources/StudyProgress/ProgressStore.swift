@@ -1,6 +1,11 @@
 import Foundation
 import GRDB
+// SQLite's C API, as GRDB itself imports it: its module under SwiftPM, the system's otherwise.
+#if canImport(GRDBSQLite)
 import GRDBSQLite
+#else
+import SQLite3
+#endif
 import StudyEngine
 
 /// The learner's progress in one SQLite file: per item the scheduler's state and its next due
