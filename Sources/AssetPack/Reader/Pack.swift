@@ -56,6 +56,8 @@ public final class Pack: Sendable {
         } catch {
             throw error.at(path: path)
         }
+        hasIndex = metadata != nil
+        self.count = hasIndex ? table.count - 1 : table.count
     }
 
     /// Opens the pack at a file URL (one from `Bundle.module.url(forResource:withExtension:)`,
@@ -80,28 +82,33 @@ public final class Pack: Sendable {
     public init<C: Collection<UInt8>>(bytes: C, name: String) throws(PackError) {
         path = name
         backend = .mapped
-        let count = bytes.count
-        fileIdentity = FileIdentity(device: 0, inode: 0, size: UInt64(count), modificationSeconds: 0, modificationNanoseconds: 0)
+        let byteCount = bytes.count
+        fileIdentity = FileIdentity(device: 0, inode: 0, size: UInt64(byteCount), modificationSeconds: 0, modificationNanoseconds: 0)
         do throws(PackError) {
-            let storage = try ByteStorage.heap(capacity: count) { buffer in
+            let storage = try ByteStorage.heap(capacity: byteCount) { buffer in
                 buffer.copyBytes(from: bytes)
-                return count
+                return byteCount
             }
             source = .mapped(storage)
             (endRecord, metadata, table) = try Self.open(source)
         } catch {
             throw error.at(path: name)
         }
+        hasIndex = metadata != nil
+        self.count = hasIndex ? table.count - 1 : table.count
     }
 
     /// The size of the pack file in bytes.
     public var fileSize: UInt64 { source.size }
 
     /// The number of content entries (the pack's own index is not one of them).
-    public var count: Int { hasIndex ? table.count - 1 : table.count }
+    ///
+    /// Stored, like ``hasIndex``: every lookup reads it, and deriving it from ``metadata`` copied
+    /// that struct (strings and all) on each read.
+    public let count: Int
 
     /// Whether the pack has our index (`false` for other zips).
-    public var hasIndex: Bool { metadata != nil }
+    public let hasIndex: Bool
 
     /// The content entries in pack order (the order of the central directory).
     public var entries: Entries { Entries(pack: self, entryCount: count) }
