@@ -40,10 +40,23 @@ public final class ProgressStore: Sendable {
             // Two processes creating or migrating the file at once: SQLite answers one of them
             // SQLITE_BUSY without waiting (switching to WAL, upgrading a read to a write), so the
             // open is retried for up to 30 s.
-            pool = try Self.retryingBusy { try DatabasePool(path: path, configuration: configuration) }
-            try Self.retryingBusy { try Self.migrator.migrate(pool) }
+            let pool = try Self.retryingBusy { try DatabasePool(path: path, configuration: configuration) }
+            self.pool = pool
+            try Self.retryingBusy { try Self.migrate(pool) }
         } catch {
             throw Self.wrap(error, path: path)
+        }
+    }
+
+    /// Brings the schema up to date. GRDB's migrator reads which migrations are applied before it
+    /// takes the write lock, so a second process opening a new file at the same moment runs the
+    /// same migration after the first committed it, and fails ("table item already exists"). That
+    /// failure is harmless exactly when the schema is now complete: the other process did the work.
+    static func migrate(_ pool: DatabasePool) throws {
+        do {
+            try migrator.migrate(pool)
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY {
+            guard try pool.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw error }
         }
     }
 

@@ -233,6 +233,35 @@ struct ProgressStoreTests {
         #expect { try ProgressStore(path: scratch.url("no/such/folder/p.sqlite")) } throws: { ($0 as? ProgressError)?.code == .notWritable }
     }
 
+    @Test("several connections creating one new database at once all open it, and the schema is made once")
+    func concurrentCreation() throws {
+        let scratch = try Scratch()
+        // Each round a fresh file and 4 openers released together: before the fix, the loser of
+        // the race re-ran the first migration and failed with "table item already exists".
+        for round in 0..<10 {
+            let path = scratch.url("race-\(round).sqlite")
+            let failures = Locked<[String]>([])
+            let start = DispatchSemaphore(value: 0)
+            let group = DispatchGroup()
+            for _ in 0..<4 {
+                group.enter()
+                Thread.detachNewThread {
+                    start.wait()
+                    do { _ = try ProgressStore(path: path) } catch { failures.append("\(error)") }
+                    group.leave()
+                }
+            }
+            for _ in 0..<4 { start.signal() }
+            group.wait()
+            #expect(failures.value.isEmpty, "round \(round): \(failures.value)")
+            let store = try ProgressStore(path: path)
+            #expect(try store.integrityCheck() == ["ok"])
+            let queue = try DatabaseQueue(path: path)
+            #expect(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }.count == 1)
+            try queue.close()
+        }
+    }
+
     @Test("study simulate: FSRS-6 over a learner whose memory is FSRS-6 recalls about 90% at review")
     func simulation() throws {
         let result = try Simulation(scheduler: .fsrs6, cards: 1_000, days: 120, newPerDay: 10).run()
