@@ -634,7 +634,12 @@ extension ProgressStore {
                 configuration.readonly = true
                 configuration.busyMode = .timeout(30)
                 let queue = try DatabaseQueue(path: path, configuration: configuration)
-                let superseded = try queue.read { db in try migrator.hasBeenSuperseded(db) }
+                // Another process may be creating this file right now. Tables are only ever added,
+                // so once grdb_migrations is seen its SELECT cannot fail; asked the other way round
+                // (GRDB's order), the table can appear between the failed SELECT and the check.
+                let superseded = try queue.read { db in
+                    try db.tableExists("grdb_migrations") && migrator.hasBeenSuperseded(db)
+                }
                 try queue.close()
                 if superseded {
                     throw ProgressError(.newerSchema, path: path, "written by a newer version of this library; open it with that version")

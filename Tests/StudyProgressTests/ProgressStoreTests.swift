@@ -236,9 +236,10 @@ struct ProgressStoreTests {
     @Test("several connections creating one new database at once all open it, and the schema is made once")
     func concurrentCreation() throws {
         let scratch = try Scratch()
-        // Each round a fresh file and 4 openers released together: before the fix, the loser of
-        // the race re-ran the first migration and failed with "table item already exists".
-        for round in 0..<10 {
+        // Each round a fresh file and 4 openers released together. Two races lived here: the loser of
+        // the migration re-ran v1 ("table item already exists"), and an opener that looked at a file
+        // being created called it damaged ("no such table: grdb_migrations").
+        for round in 0..<100 {
             let path = scratch.url("race-\(round).sqlite")
             let failures = Locked<[String]>([])
             let start = DispatchSemaphore(value: 0)
