@@ -1,0 +1,106 @@
+import AssetLibrary
+import AssetPack
+import Foundation
+import TestSupport
+import Testing
+
+@testable import StudyContent
+
+/// The BC driving bank of Packs/: the quality bar its authors work to (BankStatistics, as
+/// `packtool show … --stats` prints it), and translations that keep every question and answer.
+@Suite("The BC driving bank in Packs/: the quality bar, in every language")
+struct DrivingBankTests {
+    /// The seed app's 16 categories, in road order.
+    static let categories = [
+        "gearshift-ignition", "car-parts", "safety-inside", "dashboard-signals", "pre-drive-checks", "winter-driving",
+        "road-signs", "traffic-lights", "road-markings", "intersections", "right-of-way", "lane-use", "reserved-lanes",
+        "passing-merging", "parking", "sharing-the-road",
+    ]
+
+    /// The packs of the bank, built from Packs/ as packtool builds them.
+    struct Packs {
+        let scratch: Scratch
+        let base: Pack
+        let english: Pack
+
+        init() throws {
+            scratch = try Scratch()
+            base = try Pack(path: scratch.packReal("driving-base"))
+            english = try Pack(path: scratch.packReal("driving-en"))
+        }
+
+        func bank(_ pack: Pack) throws -> QuestionBank { try QuestionBank.load(id: "driving-rules", from: pack) }
+    }
+
+    @Test("English: 600 questions in 16 categories, lessons of 5–8 that teach first, 4 choices, sourced, no giveaways")
+    func english() throws {
+        let packs = try Packs()
+        let bank = try packs.bank(packs.english)
+        let store = AssetStore()
+        try store.mount(packs.base, priority: .base)
+        try store.mount(packs.english, priority: .locale)
+        let figures = BankStatistics(bank, pictures: store.currentView)
+
+        #expect(bank.language == "en")
+        #expect(bank.requiresSources)
+        #expect(figures.questions == 600)
+        #expect(bank.categories.map(\.id) == Self.categories)
+        for lesson in bank.categories.flatMap(\.lessons) {
+            #expect((5...8).contains(lesson.questions.count), "\(lesson.id): \(lesson.questions.count) questions")
+            #expect(lesson.intro.split(separator: " ").count >= 60, "\(lesson.id): its intro is too short to teach")
+        }
+        #expect(figures.choiceCounts == [4: 600])
+        for position in 0..<4 {
+            #expect((0.20...0.30).contains(figures.shareCorrect(at: position)), "correct at position \(position + 1): \(figures.shareCorrect(at: position))")
+        }
+        #expect(figures.shareCorrectIsLongest <= 0.35)
+        #expect(figures.withoutSource.isEmpty)
+        #expect(figures.missingPictures.isEmpty)
+        #expect(ContentValidator(content: store.currentView).validate().isEmpty)
+
+        // Sign, signal, marking and dashboard questions show their own pictures, drawn at every
+        // scale into the base pack that all languages share.
+        let own = figures.pictures.filter { !$0.hasPrefix("Images/categories/") }
+        #expect(own.count >= 80)
+        for picture in figures.pictures {
+            for scale in 1...3 {
+                let image = store.image(named: picture, scale: scale)
+                #expect(image?.scale == scale && image?.pack.metadata?.name == "driving-base", "\(picture) @\(scale)x")
+            }
+        }
+    }
+
+    @Test(
+        "each translation holds every question with the English answer key and pictures, in its own script, with its glossary",
+        arguments: [("ru", "\u{0400}"..."\u{04FF}"), ("zh-Hans", "\u{4E00}"..."\u{9FFF}")] as [(String, ClosedRange<Unicode.Scalar>)])
+    func translation(locale: String, script: ClosedRange<Unicode.Scalar>) throws {
+        let packs = try Packs()
+        let pack = try Pack(path: packs.scratch.packReal("driving-" + locale))
+        let bank = try packs.bank(pack)
+        let english = try packs.bank(packs.english)
+        #expect(bank.language == locale)
+        #expect(pack.metadata?.locale == locale)
+        #expect(bank.categories.map(\.id) == Self.categories)
+        #expect(ContentValidator.compareTranslation(bank, reference: english).isEmpty)
+        #expect(ContentValidator(content: pack, pictures: packs.base).validate().isEmpty)
+        #expect(bank.categories.flatMap(\.lessons).map(\.id) == english.categories.flatMap(\.lessons).map(\.id))
+
+        // Every text is written in the language's script (an English leftover is not).
+        func written(_ text: String) -> Bool { text.unicodeScalars.contains { script.contains($0) } }
+        for category in bank.categories {
+            #expect(written(category.title), "\(category.id)")
+            for lesson in category.lessons {
+                #expect(written(lesson.title) && written(lesson.intro), "\(lesson.id)")
+                for question in lesson.questions {
+                    #expect(written(question.prompt) && written(question.explanation), "\(question.id)")
+                    #expect(question.choices.allSatisfy { written($0.text) }, "\(question.id)")
+                }
+            }
+        }
+
+        // The glossary of the language's driving terms travels with its content.
+        let glossary = try String(contentsOfFile: repositoryRoot + "/Packs/driving-\(locale)/GLOSSARY.md", encoding: .utf8)
+        let rows = glossary.split(separator: "\n").filter { $0.hasPrefix("|") && !$0.contains("---") }
+        #expect(rows.count >= 60, "\(rows.count) glossary rows")
+    }
+}
