@@ -72,7 +72,7 @@ struct DrivingBankTests {
 
     @Test(
         "each translation holds every question with the English answer key and pictures, in its own script, with its glossary",
-        arguments: [("ru", "\u{0400}"..."\u{04FF}"), ("zh-Hans", "\u{4E00}"..."\u{9FFF}")] as [(String, ClosedRange<Unicode.Scalar>)])
+        arguments: [("ru", "\u{0400}"..."\u{04FF}"), ("zh-Hans", "\u{4E00}"..."\u{9FFF}"), ("pa", "\u{0A00}"..."\u{0A7F}")] as [(String, ClosedRange<Unicode.Scalar>)])
     func translation(locale: String, script: ClosedRange<Unicode.Scalar>) throws {
         let packs = try Packs()
         let pack = try Pack(path: packs.scratch.packReal("driving-" + locale))
