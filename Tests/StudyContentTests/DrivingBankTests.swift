@@ -85,6 +85,11 @@ struct DrivingBankTests {
         #expect(ContentValidator(content: pack, pictures: packs.base).validate().isEmpty)
         #expect(bank.categories.flatMap(\.lessons).map(\.id) == english.categories.flatMap(\.lessons).map(\.id))
 
+        // A translation must not give the answer away either: a correct choice written out more
+        // fully than the others is as much a giveaway in Punjabi as in English.
+        let longest = BankStatistics(bank).shareCorrectIsLongest
+        #expect(longest <= 0.35, "the correct choice is the longest in \(longest) of the questions")
+
         // Every text is written in the language's script (an English leftover is not).
         func written(_ text: String) -> Bool { text.unicodeScalars.contains { script.contains($0) } }
         for category in bank.categories {
