@@ -608,6 +608,28 @@ extension ProgressStore {
         }
     }
 
+    /// The 16 bytes every SQLite database file starts with.
+    static let sqliteHeader = Data("SQLite format 3\0".utf8)
+
+    /// The file's first 16 bytes: empty for an empty file, nil if it cannot be opened.
+    ///
+    /// Another process may be creating the database at this moment: its file can be seen longer
+    /// than what has been written into it, so the header reads as zeros, or as a prefix of SQLite's
+    /// header followed by zeros. Such a header is read again for up to a second before it is
+    /// believed; text or any other byte is final at once.
+    static func readHeader(_ path: String) -> Data? {
+        let deadline = Date().addingTimeInterval(1)
+        while true {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+            let header = (try? handle.read(upToCount: 16)) ?? Data()
+            try? handle.close()
+            let beingWritten = header != sqliteHeader && !header.isEmpty
+                && zip(header, sqliteHeader).allSatisfy { read, expected in read == expected || read == 0 }
+            guard beingWritten, Date() < deadline else { return header }
+            usleep(5_000)
+        }
+    }
+
     /// Refuses, before SQLite touches anything, a folder, a file or folder that cannot be written,
     /// a file that is not a database, and a database from a newer schema.
     static func checkBeforeOpening(_ path: String) throws(ProgressError) {
@@ -620,13 +642,11 @@ extension ProgressStore {
             guard files.isWritableFile(atPath: path) else {
                 throw ProgressError(.notWritable, path: path, "the database file is read-only")
             }
-            guard let handle = FileHandle(forReadingAtPath: path) else {
+            guard let header = readHeader(path) else {
                 throw ProgressError(.notWritable, path: path, "cannot be opened")
             }
-            let header = (try? handle.read(upToCount: 16)) ?? Data()
-            try? handle.close()
             if header.isEmpty { return }
-            guard header == Data("SQLite format 3\0".utf8) else {
+            guard header == sqliteHeader else {
                 throw ProgressError(.damagedDatabase, path: path, "not an SQLite database (its first bytes are not SQLite's header)")
             }
             do {

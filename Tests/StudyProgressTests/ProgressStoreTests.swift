@@ -205,6 +205,11 @@ struct ProgressStoreTests {
         let junk = try scratch.bytes("junk.sqlite")
         #expect { try ProgressStore(path: scratch.url("junk.sqlite")) } throws: { ($0 as? ProgressError)?.code == .damagedDatabase }
         #expect(try scratch.bytes("junk.sqlite") == junk)
+        // Zeros are what a file being created by another process reads as for a moment; a file
+        // that stays zeros is damaged all the same, once that moment has passed.
+        try Data(count: 4096).write(to: URL(fileURLWithPath: scratch.url("zeros.sqlite")))
+        #expect { try ProgressStore(path: scratch.url("zeros.sqlite")) } throws: { ($0 as? ProgressError)?.code == .damagedDatabase }
+        #expect(try scratch.bytes("zeros.sqlite") == [UInt8](repeating: 0, count: 4096))
 
         // A real database whose header was overwritten in the middle of its schema page.
         let path = scratch.url("torn.sqlite")
@@ -236,9 +241,10 @@ struct ProgressStoreTests {
     @Test("several connections creating one new database at once all open it, and the schema is made once")
     func concurrentCreation() throws {
         let scratch = try Scratch()
-        // Each round a fresh file and 4 openers released together. Two races lived here: the loser of
-        // the migration re-ran v1 ("table item already exists"), and an opener that looked at a file
-        // being created called it damaged ("no such table: grdb_migrations").
+        // Each round a fresh file and 4 openers released together. Three races lived here: the loser
+        // of the migration re-ran v1 ("table item already exists"), an opener that looked at a file
+        // being created called it damaged ("no such table: grdb_migrations"), and one that read the
+        // header of a file whose first page was not written yet saw zeros ("not SQLite's header").
         for round in 0..<100 {
             let path = scratch.url("race-\(round).sqlite")
             let failures = Locked<[String]>([])
