@@ -62,6 +62,9 @@ struct DrivingBankTests {
         // scale into the base pack that all languages share.
         let own = figures.pictures.filter { !$0.hasPrefix("Images/categories/") }
         #expect(own.count >= 80)
+        // And nothing is drawn for nothing: every picture in the base pack is one the bank shows.
+        let drawn = Set(packs.base.entries.map { VariantName(path: $0.path).basePath }.filter { $0.hasPrefix("Images/") })
+        #expect(drawn.subtracting(figures.pictures).sorted() == [])
         for picture in figures.pictures {
             for scale in 1...3 {
                 let image = store.image(named: picture, scale: scale)
@@ -84,6 +87,12 @@ struct DrivingBankTests {
         #expect(ContentValidator.compareTranslation(bank, reference: english).isEmpty)
         #expect(ContentValidator(content: pack, pictures: packs.base).validate().isEmpty)
         #expect(bank.categories.flatMap(\.lessons).map(\.id) == english.categories.flatMap(\.lessons).map(\.id))
+        // A source names an English document (a manual's chapter, a section of an Act): it is cited
+        // as it is, the same in every language.
+        let sources = Dictionary(uniqueKeysWithValues: english.questions.map { ($0.id, $0.source) })
+        for question in bank.questions {
+            #expect(question.source == sources[question.id], "\(question.id)")
+        }
 
         // A translation must not give the answer away either: a correct choice written out more
         // fully than the others is as much a giveaway in Punjabi as in English.
