@@ -141,7 +141,7 @@ struct ScriptingTests {
         #expect(bank["title"] as? String == "Bank")
         let stats = try #require(bank["stats"] as? [String: Any])
         #expect(stats["questions"] as? Int == 1)
-        #expect(stats["correctPositions"] as? [String: Int] == ["0": 1])
+        #expect(stats["correctPositions"] as? [String: Int] == ["1": 1])
         #expect(stats["withoutSource"] as? [String] == ["q1"])
         let item = try #require(bank["item"] as? [String: Any])
         #expect(item["prompt"] as? String == "Почему?")
@@ -150,6 +150,38 @@ struct ScriptingTests {
         let bad = try Packtool.run("verify", scratch.url("bad.pack"), "--json")
         #expect(bad.status == 1)
         #expect((try object(bad)["error"] as? [String: Any])?["code"] as? String == "notAZip")
+    }
+
+    @Test("show --stats on the driving bank of Packs/: the printed figures and the JSON agree")
+    func statsOfTheRealBank() throws {
+        let scratch = try Scratch()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        var packs: [String] = []
+        for name in ["driving-base", "driving-pa"] {
+            let built = try Packtool.run("build", root + "/Packs/" + name, "-o", scratch.url(name + ".pack"))
+            #expect(built.status == 0, "\(built.stderr)")
+            packs.append(scratch.url(name + ".pack"))
+        }
+        // Punjabi falls back to nothing: the translation is whole.
+        let text = try Packtool.run(["show"] + packs + ["--locale", "pa", "--stats", "bank", "driving-rules"])
+        let json = try Packtool.run(["show"] + packs + ["--locale", "pa", "--stats", "--json", "bank", "driving-rules"])
+        #expect(text.status == 0 && json.status == 0, "\(text.stderr)\(json.stderr)")
+        let stats = try #require(try object(json)["stats"] as? [String: Any])
+        let questions = try #require(stats["questions"] as? Int)
+        #expect(questions == 600)
+        #expect(stats["choiceCounts"] as? [String: Int] == ["4": 600])
+        #expect(stats["withoutSource"] as? [String] == [])
+        #expect(stats["missingPictures"] as? [String] == [])
+        let positions = try #require(stats["correctPositions"] as? [String: Int])
+        #expect(positions.keys.sorted() == ["1", "2", "3", "4"])
+        let printed = (1...4).map { "\($0): \(Int((Double(positions["\($0)"] ?? 0) / Double(questions) * 100).rounded()))%" }
+        let lines = text.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  correct position:  " + printed.joined(separator: ", ")), "\(text.output)")
+        #expect(lines.contains("  without source:    0"))
+        let pictures = try #require(stats["pictures"] as? [String])
+        #expect(lines.contains("  pictures:          \(pictures.count) used, 0 missing"))
+        let longest = try #require(stats["correctIsLongest"] as? Int)
+        #expect(lines.contains { $0.hasPrefix("  correct longest:   \(longest) (") })
     }
 
     @Test("resolve and show work without --locale: the development locale")

@@ -73,6 +73,38 @@ struct DrivingBankTests {
         }
     }
 
+    @Test("English: Canadian words throughout, as the pack's glossary sets them")
+    func canadianEnglish() throws {
+        let packs = try Packs()
+        let bank = try packs.bank(packs.english)
+        // The glossary's third column: words the bank must never use (tyre, kerb, give way, ...).
+        let glossary = try String(contentsOfFile: repositoryRoot + "/Packs/driving-en/GLOSSARY.md", encoding: .utf8)
+        let rows = glossary.split(separator: "\n").filter { $0.hasPrefix("|") && !$0.contains("---") }.dropFirst()
+        let never = rows.flatMap { row in
+            row.split(separator: "|", omittingEmptySubsequences: false).dropFirst(3).first?
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        }
+        #expect(never.count >= 30, "\(never.count) words to avoid")
+        #expect(never.contains("tyre") && never.contains("give way"))
+
+        var texts: [(String, String)] = []
+        for category in bank.categories {
+            texts.append((category.id, category.title))
+            for lesson in category.lessons {
+                texts += [(lesson.id, lesson.title), (lesson.id, lesson.intro)]
+                for question in lesson.questions {
+                    texts += [(question.id, question.prompt), (question.id, question.explanation)]
+                    texts += question.choices.map { (question.id, $0.text) }
+                }
+            }
+        }
+        for word in never {
+            let pattern = "(?<![\\w-])" + NSRegularExpression.escapedPattern(for: word) + "(?![\\w-])"
+            let found = texts.filter { $0.1.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil }
+            #expect(found.isEmpty, "\"\(word)\" in \(found.map(\.0))")
+        }
+    }
+
     @Test(
         "each translation holds every question with the English answer key and pictures, in its own script, with its glossary",
         arguments: [("ru", "\u{0400}"..."\u{04FF}"), ("zh-Hans", "\u{4E00}"..."\u{9FFF}"), ("pa", "\u{0A00}"..."\u{0A7F}")] as [(String, ClosedRange<Unicode.Scalar>)])

@@ -134,7 +134,8 @@ extension PackTool {
                 With --json, one object per locale shown: {"chain", "kind", "id", "title", \
                 "language", "from" (the pack that answered), "categories": [{"id", "title", \
                 "lessons", "questions"}] or "cards", "item" (the card or question shown), and with \
-                --stats "stats": {"questions", "choiceCounts", "correctPositions", \
+                --stats "stats": {"questions", "choiceCounts" (choices → questions), \
+                "correctPositions" (the correct choice's number, from 1 as printed → questions), \
                 "correctIsLongest", "withoutSource", "pictures", "missingPictures", "categories"}}.
                 """)
 
@@ -308,12 +309,12 @@ extension PackTool {
         }
 
         func statisticsJSON(_ figures: BankStatistics) -> JSON {
-            func counts(_ table: [Int: Int]) -> JSON {
-                .object(table.keys.sorted().map { (String($0), .number(table[$0] ?? 0)) })
+            func counts(_ table: [Int: Int], from first: Int = 0) -> JSON {
+                .object(table.keys.sorted().map { (String($0 + first), .number(table[$0] ?? 0)) })
             }
             return .object([
                 ("questions", .number(figures.questions)), ("choiceCounts", counts(figures.choiceCounts)),
-                ("correctPositions", counts(figures.correctPositions)), ("correctIsLongest", .number(figures.correctIsLongest)),
+                ("correctPositions", counts(figures.correctPositions, from: 1)), ("correctIsLongest", .number(figures.correctIsLongest)),
                 ("withoutSource", .array(figures.withoutSource.map(JSON.string))),
                 ("pictures", .array(figures.pictures.map(JSON.string))),
                 ("missingPictures", .array(figures.missingPictures.map(JSON.string))),
