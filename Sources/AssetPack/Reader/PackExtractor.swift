@@ -211,6 +211,7 @@ public struct PackExtractor {
     }
 
     /// Creates `folder` and its missing parents; returns the ones it created, outermost first.
+    @discardableResult
     package static func makeFolders(_ folder: String) throws(PackError) -> [String] {
         var created: [String] = []
         var path = folder.hasPrefix("/") ? "/" : ""
