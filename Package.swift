@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "AssetPacks",
+    // The lowest versions the code needs: GRDB 7.10 (StudyProgress) requires macOS 10.15, iOS 13,
+    // tvOS 13 and watchOS 7, and nothing in Sources/ or Tests/ needs more (PlatformAvailabilityTests
+    // scans for APIs introduced later). Swift concurrency also starts at these versions.
+    platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v7), .visionOS(.v1)],
     products: [
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
@@ -14,10 +18,17 @@ let package = Package(
         // Packing as a build step: every Packs/NAME/ folder of a target becomes NAME.pack.
         .plugin(name: "AssetPackPlugin", targets: ["AssetPackPlugin"]),
     ],
+    // StudyProgress keeps progress in SQLite through GRDB. SwiftPM clones the dependencies of every
+    // product a package offers, so GRDB sits behind this trait: an app that uses only the asset
+    // libraries never resolves it; one that uses StudyProgress asks for the trait
+    // (`.package(url: …, from: …, traits: ["StudyProgress"])`). This package's own scripts build
+    // with `--traits StudyProgress`.
+    traits: [
+        .trait(name: "StudyProgress", description: "Progress and sessions in SQLite (GRDB): the StudyProgress library and the study tool.")
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // The learner's progress: SQLite in WAL mode, a versioned schema (StudyProgress).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Documentation only: `swift package generate-documentation` (Scripts/docs).
@@ -35,12 +46,6 @@ let package = Package(
             name: "CAssetPackZip",
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
-        ),
-        // SQLite: only the benchmark uses it, as a peer.
-        .systemLibrary(
-            name: "CAssetPackSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "AssetPack",
@@ -65,17 +70,6 @@ let package = Package(
             name: "AssetPackPlugin", capability: .buildTool(), dependencies: ["packtool"],
             path: "Sources/AssetPackPlugin"
         ),
-        // The benchmark: a plain C reader of the format (the practical limit) and the program.
-        .target(name: "CReferenceReader", linkerSettings: [.linkedLibrary("z")]),
-        .executableTarget(
-            name: "packbench",
-            dependencies: [
-                "AssetPack", "AssetLibrary", "CAssetPackZip", "CAssetPackSQLite", "CReferenceReader",
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SystemPackage", package: "swift-system"),
-            ]
-        ),
         // What every test target shares: temporary folders, a process runner, seeded bytes.
         .target(name: "TestSupport", dependencies: ["AssetPack"], path: "Tests/TestSupport"),
         .testTarget(
@@ -93,7 +87,10 @@ let package = Package(
         // from a deck or bank of the mounted packs.
         .target(
             name: "StudyProgress",
-            dependencies: ["StudyEngine", "StudyContent", "AssetLibrary", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "StudyEngine", "StudyContent", "AssetLibrary", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
+            ]
         ),
         .executableTarget(
             name: "study",
@@ -102,9 +99,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Its benchmark: ours against py-fsrs on the 12k log, evaluate, training; progress and
-        // sessions against SQLite's C API.
-        .executableTarget(name: "studybench", dependencies: ["StudyEngine", "StudyProgress", "CAssetPackSQLite"]),
         .testTarget(
             name: "StudyEngineTests",
             dependencies: ["StudyEngine", "study", "TestSupport"],
@@ -114,7 +108,7 @@ let package = Package(
             name: "StudyProgressTests",
             dependencies: [
                 "StudyProgress", "StudyEngine", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),
     ],

@@ -16,7 +16,7 @@ struct AssetPackPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
         return try Self.commands(
-            packs: module.directoryURL.appending(path: "Packs"), outputDirectory: context.pluginWorkDirectoryURL,
+            packs: module.directoryURL.appendingPathComponent("Packs"), outputDirectory: context.pluginWorkDirectoryURL,
             packtool: try context.tool(named: "packtool").url)
     }
 
@@ -25,17 +25,17 @@ struct AssetPackPlugin: BuildToolPlugin {
     /// SwiftPM plans the build again when files appear in the output folder.
     static func commands(packs: URL, outputDirectory: URL, packtool: URL) throws -> [Command] {
         let work = outputDirectory.deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: outputDirectory.lastPathComponent + "-work")
+            .appendingPathComponent(outputDirectory.lastPathComponent + "-work")
         let manager = FileManager.default
         var isFolder: ObjCBool = false
         guard manager.fileExists(atPath: packs.path, isDirectory: &isFolder), isFolder.boolValue else { return [] }
         var commands: [Command] = []
         for name in try manager.contentsOfDirectory(atPath: packs.path).sorted() where !name.hasPrefix(".") {
-            let folder = packs.appending(path: name)
+            let folder = packs.appendingPathComponent(name)
             guard manager.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else { continue }
             var inputs = files(in: folder)
             for related in relatedFolders(of: folder) { inputs += files(in: related) }
-            let output = outputDirectory.appending(path: name + ".pack")
+            let output = outputDirectory.appendingPathComponent(name + ".pack")
             commands.append(
                 .buildCommand(
                     displayName: "Packing \(name)", executable: packtool,
@@ -52,7 +52,7 @@ struct AssetPackPlugin: BuildToolPlugin {
     /// the folder's `.pack.json`.
     static func files(in folder: URL) -> [URL] {
         var found: [URL] = []
-        let settings = folder.appending(path: ".pack.json")
+        let settings = folder.appendingPathComponent(".pack.json")
         if FileManager.default.fileExists(atPath: settings.path) { found.append(settings) }
         guard
             let walker = FileManager.default.enumerator(
@@ -67,12 +67,12 @@ struct AssetPackPlugin: BuildToolPlugin {
     /// The folders a pack's `.pack.json` names as `base` or `reference` (their content is
     /// checked against when the pack is built).
     static func relatedFolders(of folder: URL) -> [URL] {
-        guard let data = FileManager.default.contents(atPath: folder.appending(path: ".pack.json").path),
+        guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(".pack.json").path),
             let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return [] }
         return ["base", "reference"].compactMap { key in
             guard let path = settings[key] as? String else { return nil }
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appending(path: path).standardized
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardized
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && isFolder.boolValue ? url : nil
         }
@@ -89,7 +89,7 @@ import XcodeProjectPlugin
 extension AssetPackPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         let project = context.xcodeProject.directoryURL
-        let candidates = [project.appending(path: target.displayName).appending(path: "Packs"), project.appending(path: "Packs")]
+        let candidates = [project.appendingPathComponent(target.displayName).appendingPathComponent("Packs"), project.appendingPathComponent("Packs")]
         let packtool = try context.tool(named: "packtool").url
         for packs in candidates {
             let commands = try Self.commands(packs: packs, outputDirectory: context.pluginWorkDirectoryURL, packtool: packtool)

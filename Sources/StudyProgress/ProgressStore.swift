@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import GRDB
 // SQLite's C API, as GRDB itself imports it: its module under SwiftPM, the system's otherwise.
 #if canImport(GRDBSQLite)
@@ -618,11 +619,25 @@ extension ProgressStore {
     /// header followed by zeros. Such a header is read again for up to a second before it is
     /// believed; text or any other byte is final at once.
     static func readHeader(_ path: String) -> Data? {
+        /// Up to `count` bytes from the start of the file, or `nil` if it cannot be opened.
+        func readPrefix(of path: String, count: Int) -> Data? {
+            guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+            defer { _ = try? file.close() }
+            var bytes = [UInt8](repeating: 0, count: count)
+            var filled = 0
+            while filled < count {
+                let read = bytes.withUnsafeMutableBytes { buffer in
+                    try? file.read(fromAbsoluteOffset: Int64(filled), into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                guard let read, read > 0 else { break }
+                filled += read
+            }
+            return Data(bytes[..<filled])
+        }
+
         let deadline = Date().addingTimeInterval(1)
         while true {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-            let header = (try? handle.read(upToCount: 16)) ?? Data()
-            try? handle.close()
+            guard let header = readPrefix(of: path, count: 16) else { return nil }
             let beingWritten = header != sqliteHeader && !header.isEmpty
                 && zip(header, sqliteHeader).allSatisfy { read, expected in read == expected || read == 0 }
             guard beingWritten, Date() < deadline else { return header }

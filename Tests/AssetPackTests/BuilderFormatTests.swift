@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Builder: the pack format contract")
 struct BuilderFormatTests {
-    @Test("unzip -t, Python's zipfile and libzip accept the pack and read back the source bytes", arguments: [16, 4096])
+    @Test("unzip -t, Python's zipfile and libzip accept the pack and read back the source bytes", .tags(.oracle), .fullTierOnly, arguments: [16, 4096])
     func externalReadersAcceptBuiltPacks(alignment: Int) throws {
         let folder = try Scratch()
         let files = sampleFiles()
@@ -24,7 +24,7 @@ struct BuilderFormatTests {
         for (name, bytes) in files { #expect(libzip[name] == bytes, "\(name)") }
     }
 
-    @Test("every entry is stored, UTF-8 flagged, without data descriptor, mode 0644, at the DOS epoch")
+    @Test("every entry is stored, UTF-8 flagged, without data descriptor, mode 0644, at the DOS epoch", .tags(.oracle), .fullTierOnly)
     func entriesFollowTheContract() throws {
         let folder = try Scratch()
         let pack = try buildPack(sampleFiles(), at: folder.url("sample.pack"))
@@ -43,7 +43,7 @@ struct BuilderFormatTests {
         #expect(content == content.sorted { $0.lexicographicallyPrecedes($1) })
     }
 
-    @Test("SOURCE_DATE_EPOCH-style timestamps go into every header")
+    @Test("SOURCE_DATE_EPOCH-style timestamps go into every header", .tags(.oracle), .fullTierOnly)
     func timestampOption() throws {
         let folder = try Scratch()
         // 2024-03-29 20:32:32 UTC
@@ -69,7 +69,7 @@ struct BuilderFormatTests {
         #expect(try fileBytes(folder.url("one.pack")) == fileBytes(folder.url("two.pack")))
     }
 
-    @Test("every entry's data starts at a multiple of the alignment", arguments: [1, 16, 4096, 16384])
+    @Test("every entry's data starts at a multiple of the alignment", .tags(.oracle), .fullTierOnly, arguments: [1, 16, 4096, 16384])
     func aligned(alignment: Int) throws {
         let folder = try Scratch()
         let pack = try buildPack(sampleFiles(), at: folder.url("a.pack"), options: .init(alignment: alignment))
@@ -81,7 +81,7 @@ struct BuilderFormatTests {
         try opened.verify()
     }
 
-    @Test("the index is the last entry, the end record's comment points at it, and it maps every entry")
+    @Test("the index is the last entry, the end record's comment points at it, and it maps every entry", .tags(.oracle), .fullTierOnly)
     func indexDescribesEveryEntry() throws {
         let folder = try Scratch()
         let files = sampleFiles()

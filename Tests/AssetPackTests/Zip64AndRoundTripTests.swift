@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Large packs and round trips")
 struct Zip64AndRoundTripTests {
-    @Test("a 70,000-entry pack uses Zip64, opens, reads and verifies; unzip, Python and libzip accept it")
+    @Test("a 70,000-entry pack uses Zip64, opens, reads and verifies; unzip, Python and libzip accept it", .tags(.oracle), .fullTierOnly)
     func seventyThousandEntries() throws {
         let folder = try Scratch()
         var builder = PackBuilder(options: .init(name: "big"))

@@ -66,9 +66,7 @@ struct IncrementalBuildTests {
         // The limit of a stamp: bytes changed, size and time restored. Only --force sees it.
         // (touch -r copies the time to the nanosecond, which Foundation's Date cannot.)
         #expect(try run("touch", ["-r", scratch.url("src/notes.txt"), scratch.url("time-reference")]).status == 0)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: scratch.url("src/notes.txt")))
-        try handle.write(contentsOf: Data("TWO".utf8))
-        try handle.close()
+        try Data("TWO".utf8).write(to: URL(fileURLWithPath: scratch.url("src/notes.txt")))
         #expect(try run("touch", ["-r", scratch.url("time-reference"), scratch.url("src/notes.txt")]).status == 0)
         #expect(try build(scratch) == "\(pack): up to date\n")
         #expect(try Packtool.run("cat", pack, "notes.txt").output == "two")

@@ -4,8 +4,7 @@ import TestSupport
 import Testing
 
 /// The repository's root, from this file's place in it.
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+private let repositoryRoot = Repository.root
 
 /// The sample app package of Tests/Fixtures/PluginApp, copied under .build-plugin-app/ (ignored by
 /// git) and built there with `swift build`, as an app team would build theirs.
@@ -69,7 +68,7 @@ private struct SampleApp {
     }
 }
 
-@Suite("The build-tool plugin, on a sample app package built with swift build", .serialized)
+@Suite("The build-tool plugin, on a sample app package built with swift build", .serialized, .tags(.nestedBuild), .fullTierOnly)
 struct PluginTests {
     @Test("packs are built once, kept across no-op builds, rebuilt for what changed, and errors name the file")
     func sampleApp() throws {

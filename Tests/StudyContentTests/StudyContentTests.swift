@@ -7,8 +7,7 @@ import Testing
 @testable import StudyContent
 
 /// The repository's root, for the real content in Packs/.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+let repositoryRoot = Repository.root
 
 extension Scratch {
     /// Packs a folder of Packs/ the way packtool does (its .pack.json locale) and returns the path.

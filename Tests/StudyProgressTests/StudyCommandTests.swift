@@ -101,7 +101,7 @@ struct StudyCommandTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             let answers = Data(String(repeating: "2\n", count: 400).utf8)
-            Thread.detachNewThread { try? stdin.fileHandleForWriting.write(contentsOf: answers) }
+            Thread.detachNewThread { stdin.fileHandleForWriting.write(answers) }
             usleep(UInt32(100_000 + random.next() % 400_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

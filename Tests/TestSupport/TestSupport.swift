@@ -2,6 +2,7 @@
 // process runner, deterministic bytes. One copy, shared by all test targets.
 import AssetPack
 import Foundation
+import Testing
 
 /// A fresh temporary folder, removed when the value is deinitialized.
 public final class Scratch: @unchecked Sendable {
@@ -51,18 +52,38 @@ public final class Scratch: @unchecked Sendable {
     }
 }
 
+/// The repository's folders, found from this file's place in it (Tests/TestSupport/).
+public enum Repository {
+    /// The repository's root folder.
+    public static let root: String = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The full path of `relative` in the repository.
+    public static func path(_ relative: String) -> String { root + "/" + relative }
+}
+
+/// The package's built executables, found beside the test bundle. Test targets that run one
+/// list its target among their dependencies, so `swift test` builds it first.
+public enum BuiltProducts {
+    /// The folder that holds the test bundle and the executables.
+    public static let folder: String = {
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().path
+        }
+        #endif
+        return Bundle.main.bundleURL.path
+    }()
+
+    /// The path of the executable `name` (`packtool`, `study`).
+    public static func path(_ name: String) -> String { folder + "/" + name }
+}
+
 /// Runs the built `packtool` binary, as a user would. Test targets that use it list the
 /// `packtool` target among their dependencies, so `swift test` builds it first.
 public enum Packtool {
     /// Where the binary is: beside the test bundle.
-    public static let binary: String = {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("packtool").path
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("packtool").path
-    }()
+    public static let binary = BuiltProducts.path("packtool")
 
     /// Runs packtool with `arguments`; SOURCE_DATE_EPOCH from the test's own environment is not
     /// passed on.
@@ -93,11 +114,12 @@ public struct ProcessResult: Sendable {
 }
 
 /// Runs `executable` (a path, or a name looked up on PATH) and waits; never throws for a
-/// non-zero exit. `removing` names environment variables the child must not inherit.
+/// non-zero exit. `removing` names environment variables the child must not inherit; `input`,
+/// when given, is written to its standard input, which is then closed.
 @discardableResult
 public func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = [:], removing: [String] = [],
-    in directory: String? = nil
+    in directory: String? = nil, input: Data? = nil
 ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
@@ -110,7 +132,18 @@ public func run(
     let err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let stdin = input.map { _ in Pipe() }
+    if let stdin { process.standardInput = stdin }
     try process.run()
+    if let stdin, let input {
+        // Written on another thread: a child that answers before reading everything must not
+        // block this one on a full pipe.
+        let writer = stdin.fileHandleForWriting
+        Thread.detachNewThread {
+            writer.write(input)
+            try? writer.close()
+        }
+    }
     // Drain both pipes at once so a chatty child never blocks on a full pipe.
     let errors = ErrorDrain(err.fileHandleForReading)
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
@@ -178,4 +211,30 @@ public struct SeededBytes: Sendable {
 extension PackData {
     /// The bytes as UTF-8 text.
     public var text: String { String(decoding: self, as: UTF8.self) }
+}
+
+// MARK: - Test tiers
+
+/// The test tiers: `Scripts/test` runs everything; `Scripts/test --quick` (which sets
+/// `ASSETPACKS_TEST_TIER=quick`) leaves out the tests tagged below.
+public enum TestTier {
+    /// Whether this run is the quick tier.
+    public static let isQuick = ProcessInfo.processInfo.environment["ASSETPACKS_TEST_TIER"] == "quick"
+}
+
+extension Tag {
+    /// Builds another package with `swift build` (minutes, not seconds).
+    @Tag public static var nestedBuild: Self
+    /// Kills processes at random moments, many times over.
+    @Tag public static var killLoop: Self
+    /// Checks our output against another implementation run as a program (py-fsrs, Info-ZIP,
+    /// Python's zipfile, minisign).
+    @Tag public static var oracle: Self
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs in the full tier only: `Scripts/test --quick` leaves the test out.
+    public static var fullTierOnly: Self {
+        .disabled(if: TestTier.isQuick, "left out of the quick tier (Scripts/test --quick)")
+    }
 }

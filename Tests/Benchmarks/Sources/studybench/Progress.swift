@@ -1,4 +1,4 @@
-import CAssetPackSQLite
+import CBenchSQLite
 import Foundation
 import StudyContent
 import StudyEngine

@@ -1,5 +1,5 @@
 import AssetPack
-import CAssetPackSQLite
+import CBenchSQLite
 import Foundation
 
 /// One benchmark dataset in its four forms: loose files, our pack, an Info-ZIP `zip -0`

@@ -1,6 +1,6 @@
 import AssetPack
-import CAssetPackSQLite
-import CAssetPackZip
+import CBenchSQLite
+import CBenchZip
 import CReferenceReader
 import Foundation
 import ZIPFoundation

@@ -3,7 +3,7 @@
 import ArgumentParser
 import AssetLibrary
 import AssetPack
-import CAssetPackZip
+import CBenchZip
 import CReferenceReader
 import Foundation
 
