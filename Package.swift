@@ -47,21 +47,23 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
         ),
+        // The shape every library error has, and how the tools print any of them.
+        .target(name: "ErrorReporting"),
         .target(
             name: "AssetPack",
-            dependencies: ["CAssetPackZlib", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["CAssetPackZlib", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Many packs as one store: priorities, locale chains and hot swap, image variants, a cache.
         .target(
             name: "AssetLibrary",
-            dependencies: ["AssetPack", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["AssetPack", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
-        .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary"]),
+        .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary", "ErrorReporting"]),
         .executableTarget(
             name: "packtool",
             dependencies: [
-                "AssetPack", "AssetLibrary", "StudyContent",
+                "AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -80,7 +82,7 @@ let package = Package(
         // The plugin, on a sample app package (Tests/Fixtures/PluginApp) built with swift build.
         .testTarget(name: "PluginTests", dependencies: ["AssetPack", "TestSupport"]),
         // The README's examples, through the public API only (no @testable import).
-        .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "TestSupport"]),
+        .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting", "TestSupport"]),
         // The study engine: schedulers, review-log evaluation and training; Foundation only.
         .target(name: "StudyEngine"),
         // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn

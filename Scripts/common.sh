@@ -9,3 +9,31 @@ traits=(--traits StudyProgress)
 build_release() {
   { swift build -c release "${traits[@]}" "$@" 2>&1; } | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 }
+
+# Runs a benchmark program (its output also goes to the terminal) and records the run as a DocC
+# article: ARTICLE TITLE COMMAND... writes ARTICLE with the date, the machine and the output.
+record_benchmark() {
+  local article="$1" title="$2"
+  shift 2
+  local output
+  output="$(mktemp)"
+  "$@" | tee "$output"
+  local status=${PIPESTATUS[0]}
+  if [ "$status" -ne 0 ]; then rm -f "$output"; return "$status"; fi
+  {
+    echo "# $title"
+    echo
+    echo "The last run of \`$(basename "$0")${BENCH_ARGS:+ $BENCH_ARGS}\`, written by that script; run it again to regenerate this page."
+    echo
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || uname -m)), $(free -g 2>/dev/null | awk '/Mem:/ {print $2 " GiB"}'), $(uname -sr)"
+    echo "- Toolchain: $(swift --version 2>/dev/null | head -n 1)"
+    echo "- Commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo
+    echo '```'
+    cat "$output"
+    echo '```'
+  } > "$article"
+  rm -f "$output"
+  echo "recorded in $article" >&2
+}

@@ -1,4 +1,5 @@
 import AssetPack
+import ErrorReporting
 import SystemPackage
 
 /// Unbuffered writes to standard output and standard error (through swift-system, which
@@ -61,13 +62,16 @@ extension Output {
     static func json(_ value: JSON) throws { try line(value.text) }
 }
 
-extension PackError {
-    /// The error as JSON, for `--json` outputs that report a failure.
+extension LibraryError {
+    /// The error as JSON, for `--json` outputs that report a failure: the fields every library
+    /// error has (``ErrorReport/fields(for:)``), the location fields that apply.
     var json: JSON {
-        .object([
-            ("code", .string(code.rawValue)), ("message", .string(description)), ("path", .optional(path)),
-            ("entry", .optional(entry)), ("offset", offset.map(JSON.unsigned) ?? .null),
-        ])
+        .object(ErrorReport.fields(for: self).map { field in
+            switch field.value {
+            case .text(let text): (field.key, .string(text))
+            case .number(let number): (field.key, .unsigned(number))
+            }
+        })
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetLibrary
 import AssetPack
+import ErrorReporting
 import StudyContent
 
 @main
@@ -16,18 +17,12 @@ struct PackTool: ParsableCommand {
     )
 }
 
-/// Runs `body`; a ``PackError`` becomes one line on stderr and exit status 1.
+/// Runs `body`; any library error becomes one line on stderr and exit status 1.
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let error as PackError {
-        Output.error("packtool: \(error.description)")
-        throw ExitCode(1)
-    } catch let error as StoreError {
-        Output.error("packtool: \(error.description)")
-        throw ExitCode(1)
-    } catch let error as ContentError {
-        Output.error("packtool: \(error.description)")
+    } catch let error as any LibraryError {
+        Output.error("packtool: " + ErrorReport.line(for: error))
         throw ExitCode(1)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetLibrary
 import AssetPack
+import ErrorReporting
 import Foundation
 import StudyContent
 
@@ -67,14 +68,14 @@ extension PackTool {
         func run() throws {
             do {
                 try build()
-            } catch let error as PackError where messageFormat == .compiler {
-                Output.error(compilerLine(file: error.path, line: error.line, error.description.dropPath(error.path)))
-                throw ExitCode(1)
-            } catch let error as ContentError where messageFormat == .compiler {
-                Output.error(compilerLine(file: source + "/" + error.file, line: error.line, error.description))
-                throw ExitCode(1)
-            } catch let error as StoreError where messageFormat == .compiler {
-                Output.error(compilerLine(file: nil, line: nil, error.description))
+            } catch let error as any LibraryError where messageFormat == .compiler {
+                // Content files are named relative to the source folder, in the message too.
+                let location = error.location
+                if error is ContentError {
+                    Output.error(compilerLine(file: location.file.map { source + "/" + $0 }, line: location.line, error.description))
+                } else {
+                    Output.error(compilerLine(file: location.file, line: location.line, error.description.dropPath(location.file)))
+                }
                 throw ExitCode(1)
             }
         }

@@ -137,7 +137,7 @@ extension PackBench {
         let store = AssetStore()
         try store.mount(path: pack, priority: .base)
         let opened = try Pack(path: pack)
-        let paths = (0..<opened.count).map { opened.makeEntry($0).path }
+        let paths = opened.entries.map(\.path)
         var baseSet = Set<String>()
         for path in paths where VariantName(path: path).basePath != path { baseSet.insert(VariantName(path: path).basePath) }
         let bases = baseSet.sorted()
