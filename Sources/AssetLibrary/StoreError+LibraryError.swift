@@ -14,6 +14,6 @@ extension StoreError: LibraryError {
         packError?.location ?? ErrorLocation(item: subject)
     }
 
-    /// The ``PackError`` underneath, for ``Code/pack``.
+    /// The `PackError` underneath, for ``Code/pack``.
     public var underlyingError: (any LibraryError)? { packError }
 }

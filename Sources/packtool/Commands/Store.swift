@@ -301,6 +301,16 @@ extension PackTool {
                     .joined(separator: ", "))
             lines.append("  correct longest:   \(figures.correctIsLongest) (\(percent(figures.shareCorrectIsLongest)))")
             lines.append(
+                "  yes/no questions:  \(figures.yesNoQuestions.count)"
+                    + (figures.yesNoQuestions.isEmpty ? "" : " (" + figures.yesNoQuestions.prefix(10).joined(separator: ", ") + ")"))
+            lines.append(
+                "  odd opener:        \(figures.oddOpenerQuestions.count) (the correct choice alone starts differently)")
+            let giveaways = figures.giveawayWords()
+            lines.append(
+                "  giveaway words:    \(giveaways.count) of \(figures.recurringWords.count) words in \(BankStatistics.recurringWordThreshold)+ choices"
+                    + (giveaways.isEmpty ? "" : ", correct in: "
+                        + giveaways.prefix(12).map { "\($0.word) \($0.correct)/\($0.choices)" }.joined(separator: ", ")))
+            lines.append(
                 "  without source:    \(figures.withoutSource.count)"
                     + (figures.withoutSource.isEmpty ? "" : " (" + figures.withoutSource.prefix(10).joined(separator: ", ") + ")"))
             lines.append("  pictures:          \(figures.pictures.count) used, \(figures.missingPictures.count) missing")
@@ -315,6 +325,11 @@ extension PackTool {
             return .object([
                 ("questions", .number(figures.questions)), ("choiceCounts", counts(figures.choiceCounts)),
                 ("correctPositions", counts(figures.correctPositions, from: 1)), ("correctIsLongest", .number(figures.correctIsLongest)),
+                ("yesNoQuestions", .array(figures.yesNoQuestions.map(JSON.string))),
+                ("oddOpenerQuestions", .array(figures.oddOpenerQuestions.map(JSON.string))),
+                ("recurringWords", .array(figures.recurringWords.map { word in
+                    .object([("word", .string(word.word)), ("choices", .number(word.choices)), ("correct", .number(word.correct))])
+                })),
                 ("withoutSource", .array(figures.withoutSource.map(JSON.string))),
                 ("pictures", .array(figures.pictures.map(JSON.string))),
                 ("missingPictures", .array(figures.missingPictures.map(JSON.string))),
