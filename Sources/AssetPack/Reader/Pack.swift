@@ -69,6 +69,11 @@ public final class Pack: Sendable {
         try self.init(path: try filePath(of: url), backend: backend)
     }
 
+    /// The file system path of a file URL, as the library's URL entry points read it.
+    ///
+    /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL.
+    package static func path(of url: URL) throws(PackError) -> String { try filePath(of: url) }
+
     /// Opens the pack at `path`.
     public convenience init(path: FilePath, backend: PackBackend = .mapped) throws(PackError) {
         try self.init(path: path.string, backend: backend)
