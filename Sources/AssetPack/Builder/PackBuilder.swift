@@ -240,7 +240,7 @@ public struct PackBuilder {
         /// The end record's comment, instead of the index location.
         var comment: ((IndexLocation) -> [UInt8])?
         /// Edits what the central directory will say about the entries.
-        var editEntries: ((inout [EntryLocation]) -> Void)?
+        var editEntries: ((inout [ZipEntryLocation]) -> Void)?
     }
 
     /// The layout step: writes a whole pack of `sorted` entries (already checked and sorted) to
@@ -252,14 +252,14 @@ public struct PackBuilder {
         hooks: LayoutHooks = LayoutHooks()
     ) throws(PackError) -> Report {
         let writer = ZipWriter(alignment: options.alignment, timestamp: timestamp)
-        var written: [EntryLocation] = []
+        var written: [ZipEntryLocation] = []
         written.reserveCapacity(sorted.count + 1)
         var digest = ManifestDigest(
             name: name, locale: options.locale, contentVersion: options.contentVersion, alignment: options.alignment)
         var contentBytes: UInt64 = 0
         let reader = SourceReader(sorted)
         for (number, entry) in sorted.enumerated() {
-            let location = try reader.take(number) { (slot) throws(PackError) -> EntryLocation in
+            let location = try reader.take(number) { (slot) throws(PackError) -> ZipEntryLocation in
                 switch slot {
                 case .loaded(let bytes, let crc32):
                     return try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
@@ -302,12 +302,12 @@ public struct PackBuilder {
     private static func write(
         _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, crc32: UInt32, with writer: ZipWriter,
         to output: OutputFile
-    ) throws(PackError) -> EntryLocation {
+    ) throws(PackError) -> ZipEntryLocation {
         let headerOffset = output.position
         try output.append(writer.localHeader(name: name, size: UInt64(bytes.count), crc32: crc32, at: headerOffset))
         let dataOffset = output.position
         try output.append(bytes)
-        return EntryLocation(
+        return ZipEntryLocation(
             number: number, path: name, headerOffset: headerOffset, dataOffset: dataOffset, size: UInt64(bytes.count),
             crc32: crc32)
     }
@@ -316,7 +316,7 @@ public struct PackBuilder {
     /// into the local header once the file has been read.
     private static func write(
         _ entry: Entry, number: Int, with writer: ZipWriter, to output: OutputFile
-    ) throws(PackError) -> EntryLocation {
+    ) throws(PackError) -> ZipEntryLocation {
         switch entry.contents {
         case .bytes(let bytes):
             return try bytes.withBytes { (raw) throws(PackError) in
@@ -331,7 +331,7 @@ public struct PackBuilder {
             var crcBytes: [UInt8] = []
             crcBytes.appendLE(crc.value)
             try output.patch(crcBytes, at: headerOffset + ZipWriter.localHeaderCRCOffset)
-            return EntryLocation(
+            return ZipEntryLocation(
                 number: number, path: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset,
                 size: source.listed.size, crc32: crc.value)
         }

@@ -168,7 +168,7 @@ extension Pack {
         if let index = try indexData() { return Array(index) }
         let name = PackMetadata.defaultName(forFile: path)
         var digest = ManifestDigest(name: name, locale: nil, contentVersion: nil, alignment: 1)
-        var entries: [EntryLocation] = []
+        var entries: [ZipEntryLocation] = []
         for position in 0..<table.count {
             let number = table.sorted(position)
             let row = table.row(number)
@@ -176,7 +176,7 @@ extension Pack {
             let offset = try dataOffset(entryNumber: number)
             digest.add(path: table.pathBytes(number), size: row.size, crc32: row.crc32)
             entries.append(
-                EntryLocation(
+                ZipEntryLocation(
                     number: number, path: Array(table.pathBytes(number)), headerOffset: table.localHeaderOffset(number),
                     dataOffset: offset, size: row.size, crc32: row.crc32))
         }
