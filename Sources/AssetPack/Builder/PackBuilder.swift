@@ -96,10 +96,12 @@ public struct PackBuilder {
 
     enum Contents {
         case bytes([UInt8])
-        case file(SourceFile)
+        case file(ListedSourceFile)
     }
 
-    struct Entry {
+    /// An entry added but not written yet: its normalized path, where it came from, and its bytes
+    /// or the source file they will be read from when the pack is laid out.
+    struct PendingEntry {
         var path: String
         var utf8: [UInt8]
         /// Where the entry came from, for messages (the file on disk, or the name as given).
@@ -109,7 +111,7 @@ public struct PackBuilder {
 
     /// How the pack is built.
     public let options: Options
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [PendingEntry] = []
     /// Simulated disk faults (tests only).
     var faults: WriteFaults?
 
@@ -146,7 +148,7 @@ public struct PackBuilder {
         guard status.type == .regular else {
             throw PackError(.notRegularFile, "it is \(FileAccess.describe(status.type))", path: file)
         }
-        try add(path: path, origin: file, contents: .file(SourceFile(path: file, listed: FileIdentity(status))))
+        try add(path: path, origin: file, contents: .file(ListedSourceFile(path: file, listed: FileIdentity(status))))
     }
 
     /// Adds every regular file under the directory at `url`, named by its path relative to it
@@ -183,7 +185,7 @@ public struct PackBuilder {
         if normalized.hasPrefix(".pack/") {
             throw PackError(.unsafeName, "the .pack/ folder is reserved for the index", entry: path)
         }
-        entries.append(Entry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
+        entries.append(PendingEntry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
     }
 
     /// Writes the pack to the file URL `url` atomically and checks it (see ``write(to:)-(String)``).
@@ -248,7 +250,7 @@ public struct PackBuilder {
     /// and the end records. It checks nothing and publishes nothing; ``write(to:)`` does both
     /// around it.
     static func layOut(
-        _ sorted: [Entry], name: String, options: Options, timestamp: DOSTimestamp, into output: OutputFile,
+        _ sorted: [PendingEntry], name: String, options: Options, timestamp: DOSTimestamp, into output: OutputFile,
         hooks: LayoutHooks = LayoutHooks()
     ) throws(PackError) -> Report {
         let writer = ZipWriter(alignment: options.alignment, timestamp: timestamp)
@@ -315,7 +317,7 @@ public struct PackBuilder {
     /// Writes an entry whose bytes are in memory, or streams a large file, patching its CRC-32
     /// into the local header once the file has been read.
     private static func write(
-        _ entry: Entry, number: Int, with writer: ZipWriter, to output: OutputFile
+        _ entry: PendingEntry, number: Int, with writer: ZipWriter, to output: OutputFile
     ) throws(PackError) -> ZipEntryLocation {
         switch entry.contents {
         case .bytes(let bytes):
@@ -339,7 +341,7 @@ public struct PackBuilder {
 
     /// Sorts by UTF-8 bytes; duplicate names, case/normalization collisions and a file that is
     /// also a folder's name are errors naming both sources.
-    static func sortedCheckingCollisions(_ entries: [Entry]) throws(PackError) -> [Entry] {
+    static func sortedCheckingCollisions(_ entries: [PendingEntry]) throws(PackError) -> [PendingEntry] {
         let sorted = entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.utf8 == b.utf8 {
             // The same name twice, or two names equal once NFC-normalized.

@@ -200,7 +200,7 @@ func forgePack(
     editEntries: ((inout [ZipEntryLocation]) -> Void)? = nil
 ) throws -> [UInt8] {
     let entries = files.map { name, bytes in
-        PackBuilder.Entry(path: name, utf8: Array(name.utf8), origin: name, contents: .bytes(bytes))
+        PackBuilder.PendingEntry(path: name, utf8: Array(name.utf8), origin: name, contents: .bytes(bytes))
     }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     let output = try OutputFile(creating: path)
     _ = try PackBuilder.layOut(
