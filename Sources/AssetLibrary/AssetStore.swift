@@ -142,14 +142,14 @@ public final class AssetStore: Sendable {
     /// Opens and mounts the pack at `path` (see ``mount(_:priority:)``); returns it.
     @discardableResult
     public func mount(path: String, priority: MountPriority? = nil) throws(StoreError) -> Pack {
-        let entry: PackCache.Entry
+        let cached: PackCache.CachedPack
         do {
-            entry = try PackCache.shared.open(path: path)
+            cached = try PackCache.shared.open(path: path)
         } catch {
             throw StoreError(error)
         }
-        try mount(entry.pack, priority: priority, variants: entry.variants)
-        return entry.pack
+        try mount(cached.pack, priority: priority, variants: cached.variants)
+        return cached.pack
     }
 
     /// Unmounts `pack` (views already taken keep it).

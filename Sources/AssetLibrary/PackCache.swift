@@ -5,11 +5,11 @@ import AssetPack
 /// Keyed by file identity (device, inode, size, modification time): reopening a pack that has
 /// not changed (switching en → ru → en) costs one `stat` and no parsing, while a pack rebuilt
 /// under the same path (a new file renamed into place) has a new identity and is opened afresh,
-/// never served from the stale entry. Each entry also records the pack's content digest, so
+/// never served from the stale one. Each cached pack also records its content digest, so
 /// callers can tell whether two files hold the same pack.
 final class PackCache: Sendable {
-    /// A pack with what the store needs from it, computed once.
-    final class Entry: Sendable {
+    /// A cache slot: an opened pack with what the store needs from it, computed once.
+    final class CachedPack: Sendable {
         let pack: Pack
         let variants: VariantIndex
         var digest: String? { pack.metadata?.digest }
@@ -28,7 +28,7 @@ final class PackCache: Sendable {
     }
 
     private struct State {
-        var entries: [FileIdentity: (entry: Entry, lastUse: Int)] = [:]
+        var packs: [FileIdentity: (cached: CachedPack, lastUse: Int)] = [:]
         var clock = 0
         var statistics = Statistics()
     }
@@ -47,30 +47,30 @@ final class PackCache: Sendable {
     var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// The pack at `path`, from the cache when the file is the one cached.
-    func open(path: String, backend: PackBackend = .mapped) throws(PackError) -> Entry {
+    func open(path: String, backend: PackBackend = .mapped) throws(PackError) -> CachedPack {
         let identity = try FileIdentity(path: path)
-        let cached: Entry? = state.withLock { state in
-            guard let found = state.entries[identity], found.entry.pack.backend == backend else { return nil }
+        let cached: CachedPack? = state.withLock { state in
+            guard let found = state.packs[identity], found.cached.pack.backend == backend else { return nil }
             state.clock += 1
-            state.entries[identity]?.lastUse = state.clock
+            state.packs[identity]?.lastUse = state.clock
             state.statistics.hits += 1
-            return found.entry
+            return found.cached
         }
         if let cached { return cached }
-        let entry = Entry(pack: try Pack(path: path, backend: backend))
+        let opened = CachedPack(pack: try Pack(path: path, backend: backend))
         state.withLock { state in
             state.clock += 1
             state.statistics.opens += 1
-            state.entries[entry.pack.fileIdentity] = (entry, state.clock)
-            while state.entries.count > capacity,
-                let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+            state.packs[opened.pack.fileIdentity] = (opened, state.clock)
+            while state.packs.count > capacity,
+                let oldest = state.packs.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
             {
-                state.entries.removeValue(forKey: oldest)
+                state.packs.removeValue(forKey: oldest)
             }
         }
-        return entry
+        return opened
     }
 
     /// Forgets every cached pack (views already handed out stay valid).
-    func removeAll() { state.withLock { $0.entries.removeAll() } }
+    func removeAll() { state.withLock { $0.packs.removeAll() } }
 }

@@ -123,7 +123,7 @@ final class ManagedAtomicFlag: @unchecked Sendable {
     func malformedPackLocale() throws {
         let scratch = try Scratch()
         // A pack written by a tool that did not check its locale (the layout step alone): "e!".
-        let entry = PackBuilder.Entry(path: "a.txt", utf8: Array("a.txt".utf8), origin: "a.txt", contents: .bytes([1]))
+        let entry = PackBuilder.PendingEntry(path: "a.txt", utf8: Array("a.txt".utf8), origin: "a.txt", contents: .bytes([1]))
         let output = try OutputFile(creating: scratch.url("bad.pack"))
         _ = try PackBuilder.layOut(
             [entry], name: "bad", options: .init(locale: "e!"), timestamp: .epoch, into: output)

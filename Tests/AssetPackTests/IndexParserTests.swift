@@ -39,15 +39,15 @@ struct IndexParserTests {
             let table = try Self.parse(Self.document(listing.joined(separator: ","), count: values.count))
             #expect(table.count == values.count)
             for (number, value) in values.enumerated() {
-                #expect(table.record(number).dataOffset == value, "\(number)")
-                #expect(table.record(number).size == value)
-                #expect(table.record(number).crc32 == UInt32(value % 4_294_967_296))
+                #expect(table.row(number).dataOffset == value, "\(number)")
+                #expect(table.row(number).size == value)
+                #expect(table.row(number).crc32 == UInt32(value % 4_294_967_296))
             }
         }
         // The last file's numbers end within eight bytes of the end of the buffer.
         let short = try Self.parse(#"{"format":1,"name":"n","alignment":1,"entryCount":1,"digest":"d","files":{"a":[0,12345678,9,7]}}"#)
-        #expect(short.record(0).dataOffset == 12_345_678)
-        #expect(short.record(0).crc32 == 7)
+        #expect(short.row(0).dataOffset == 12_345_678)
+        #expect(short.row(0).crc32 == 7)
     }
 
     @Test("leading zeros, 20-digit numbers, fractions and signs are refused on both paths")

@@ -11,7 +11,7 @@ enum FolderWalker {
     }
 
     /// A file found: its path relative to the folder walked, and the file.
-    typealias Listed = (relativePath: String, source: SourceFile)
+    typealias Listed = (relativePath: String, source: ListedSourceFile)
 
     /// Every regular file below `folder`: its path relative to `folder`, and the file.
     static func files(in folder: String) throws(PackError) -> [Listed] {
@@ -89,7 +89,7 @@ enum FolderWalker {
             case .success(let entry) where entry.type == .directory:
                 items.append(.folder(path: fullPath, relative: relativePath))
             case .success(let entry) where entry.type == .regular:
-                items.append(.file((relativePath, SourceFile(path: fullPath, listed: FileIdentity(entry)))))
+                items.append(.file((relativePath, ListedSourceFile(path: fullPath, listed: FileIdentity(entry)))))
             case .success(let entry):
                 items.append(
                     .failed(

@@ -96,10 +96,12 @@ public struct PackBuilder {
 
     enum Contents {
         case bytes([UInt8])
-        case file(SourceFile)
+        case file(ListedSourceFile)
     }
 
-    struct Entry {
+    /// An entry added but not written yet: its normalized path, where it came from, and its bytes
+    /// or the source file they will be read from when the pack is laid out.
+    struct PendingEntry {
         var path: String
         var utf8: [UInt8]
         /// Where the entry came from, for messages (the file on disk, or the name as given).
@@ -109,7 +111,7 @@ public struct PackBuilder {
 
     /// How the pack is built.
     public let options: Options
-    private(set) var entries: [Entry] = []
+    private(set) var entries: [PendingEntry] = []
     /// Simulated disk faults (tests only).
     var faults: WriteFaults?
 
@@ -146,7 +148,7 @@ public struct PackBuilder {
         guard status.type == .regular else {
             throw PackError(.notRegularFile, "it is \(FileAccess.describe(status.type))", path: file)
         }
-        try add(path: path, origin: file, contents: .file(SourceFile(path: file, listed: FileIdentity(status))))
+        try add(path: path, origin: file, contents: .file(ListedSourceFile(path: file, listed: FileIdentity(status))))
     }
 
     /// Adds every regular file under the directory at `url`, named by its path relative to it
@@ -183,7 +185,7 @@ public struct PackBuilder {
         if normalized.hasPrefix(".pack/") {
             throw PackError(.unsafeName, "the .pack/ folder is reserved for the index", entry: path)
         }
-        entries.append(Entry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
+        entries.append(PendingEntry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
     }
 
     /// Writes the pack to the file URL `url` atomically and checks it (see ``write(to:)-(String)``).
@@ -240,7 +242,7 @@ public struct PackBuilder {
         /// The end record's comment, instead of the index location.
         var comment: ((IndexLocation) -> [UInt8])?
         /// Edits what the central directory will say about the entries.
-        var editEntries: ((inout [EntryLocation]) -> Void)?
+        var editEntries: ((inout [ZipEntryLocation]) -> Void)?
     }
 
     /// The layout step: writes a whole pack of `sorted` entries (already checked and sorted) to
@@ -248,18 +250,18 @@ public struct PackBuilder {
     /// and the end records. It checks nothing and publishes nothing; ``write(to:)`` does both
     /// around it.
     static func layOut(
-        _ sorted: [Entry], name: String, options: Options, timestamp: DOSTimestamp, into output: OutputFile,
+        _ sorted: [PendingEntry], name: String, options: Options, timestamp: DOSTimestamp, into output: OutputFile,
         hooks: LayoutHooks = LayoutHooks()
     ) throws(PackError) -> Report {
         let writer = ZipWriter(alignment: options.alignment, timestamp: timestamp)
-        var written: [EntryLocation] = []
+        var written: [ZipEntryLocation] = []
         written.reserveCapacity(sorted.count + 1)
         var digest = ManifestDigest(
             name: name, locale: options.locale, contentVersion: options.contentVersion, alignment: options.alignment)
         var contentBytes: UInt64 = 0
         let reader = SourceReader(sorted)
         for (number, entry) in sorted.enumerated() {
-            let location = try reader.take(number) { (slot) throws(PackError) -> EntryLocation in
+            let location = try reader.take(number) { (slot) throws(PackError) -> ZipEntryLocation in
                 switch slot {
                 case .loaded(let bytes, let crc32):
                     return try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
@@ -302,12 +304,12 @@ public struct PackBuilder {
     private static func write(
         _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, crc32: UInt32, with writer: ZipWriter,
         to output: OutputFile
-    ) throws(PackError) -> EntryLocation {
+    ) throws(PackError) -> ZipEntryLocation {
         let headerOffset = output.position
         try output.append(writer.localHeader(name: name, size: UInt64(bytes.count), crc32: crc32, at: headerOffset))
         let dataOffset = output.position
         try output.append(bytes)
-        return EntryLocation(
+        return ZipEntryLocation(
             number: number, path: name, headerOffset: headerOffset, dataOffset: dataOffset, size: UInt64(bytes.count),
             crc32: crc32)
     }
@@ -315,8 +317,8 @@ public struct PackBuilder {
     /// Writes an entry whose bytes are in memory, or streams a large file, patching its CRC-32
     /// into the local header once the file has been read.
     private static func write(
-        _ entry: Entry, number: Int, with writer: ZipWriter, to output: OutputFile
-    ) throws(PackError) -> EntryLocation {
+        _ entry: PendingEntry, number: Int, with writer: ZipWriter, to output: OutputFile
+    ) throws(PackError) -> ZipEntryLocation {
         switch entry.contents {
         case .bytes(let bytes):
             return try bytes.withBytes { (raw) throws(PackError) in
@@ -331,7 +333,7 @@ public struct PackBuilder {
             var crcBytes: [UInt8] = []
             crcBytes.appendLE(crc.value)
             try output.patch(crcBytes, at: headerOffset + ZipWriter.localHeaderCRCOffset)
-            return EntryLocation(
+            return ZipEntryLocation(
                 number: number, path: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset,
                 size: source.listed.size, crc32: crc.value)
         }
@@ -339,7 +341,7 @@ public struct PackBuilder {
 
     /// Sorts by UTF-8 bytes; duplicate names, case/normalization collisions and a file that is
     /// also a folder's name are errors naming both sources.
-    static func sortedCheckingCollisions(_ entries: [Entry]) throws(PackError) -> [Entry] {
+    static func sortedCheckingCollisions(_ entries: [PendingEntry]) throws(PackError) -> [PendingEntry] {
         let sorted = entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.utf8 == b.utf8 {
             // The same name twice, or two names equal once NFC-normalized.

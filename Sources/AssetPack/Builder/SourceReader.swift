@@ -29,12 +29,12 @@ final class SourceReader {
     /// them only after waiting for the group.
     private final class Batch: @unchecked Sendable {
         let range: Range<Int>
-        let sources: [SourceFile?]
+        let sources: [ListedSourceFile?]
         let buffer: UnsafeMutableRawBufferPointer
         let slots: UnsafeMutableBufferPointer<Slot>
         let group = DispatchGroup()
 
-        init(range: Range<Int>, sources: [SourceFile?], buffer: UnsafeMutableRawBufferPointer) {
+        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer) {
             self.range = range
             self.sources = sources
             self.buffer = buffer
@@ -52,7 +52,7 @@ final class SourceReader {
             for (index, source) in sources.enumerated() {
                 guard let source else { continue }
                 // Each file gets one byte more than its size, so one read can tell a file that
-                // has more bytes than listed (see ``SourceFile/load(into:)``).
+                // has more bytes than listed (see ``ListedSourceFile/load(into:)``).
                 let end = start + Int(source.listed.size) + 1
                 if index % lanes == lane {
                     let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<end])
@@ -67,7 +67,7 @@ final class SourceReader {
         }
     }
 
-    private let sources: [SourceFile?]
+    private let sources: [ListedSourceFile?]
     /// Where each batch starts, and `sources.count` at the end.
     private let boundaries: [Int]
     /// Batch k reads into buffer k % 2: the writer is done with a batch before the one two
@@ -77,7 +77,7 @@ final class SourceReader {
     private var following: Batch?
     private var nextBatch = 0
 
-    init(_ entries: [PackBuilder.Entry]) {
+    init(_ entries: [PackBuilder.PendingEntry]) {
         sources = entries.map {
             guard case .file(let source) = $0.contents, source.listed.size <= Self.largeFile else { return nil }
             return source

@@ -2,7 +2,7 @@
 /// array `[entryNumber, dataOffset, size, crc32]`. Entries must come sorted by path bytes, which
 /// makes every folder's files contiguous and the output deterministic.
 enum IndexWriter {
-    static func json(metadata: PackMetadata, entries: [EntryLocation]) -> [UInt8] {
+    static func json(metadata: PackMetadata, entries: [ZipEntryLocation]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + entries.count * 48)
         out += Array("{\"format\":\(metadata.formatVersion),\"name\":".utf8)

@@ -62,14 +62,14 @@ extension Pack {
         // Every entry's data must lie after at least a local header and before the index.
         let minimumHeader = UInt64(ZipConstants.localHeaderSize)
         for number in 0..<contentCount {
-            let record = parsed.1.record(number)
-            guard record.dataOffset >= minimumHeader + UInt64(record.pathLength),
-                record.dataOffset <= location.offset, record.size <= location.offset - record.dataOffset
+            let row = parsed.1.row(number)
+            guard row.dataOffset >= minimumHeader + UInt64(row.pathLength),
+                row.dataOffset <= location.offset, row.size <= location.offset - row.dataOffset
             else {
                 throw PackError(
                     .entryOutOfBounds,
-                    "\(record.size) bytes at \(record.dataOffset) are not inside the entries' data (before \(location.offset))",
-                    entry: parsed.1.path(number), offset: record.dataOffset)
+                    "\(row.size) bytes at \(row.dataOffset) are not inside the entries' data (before \(location.offset))",
+                    entry: parsed.1.path(number), offset: row.dataOffset)
             }
         }
         parsed.1.append(

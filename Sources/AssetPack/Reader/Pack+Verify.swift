@@ -59,12 +59,12 @@ extension Pack {
             func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
                 PackError(code, detail, entry: String(decoding: name, as: UTF8.self), offset: offset ?? central.recordOffset)
             }
-            let record = table.record(number)
+            let row = table.row(number)
             // Central directory against the table (the index, for our packs).
             guard table.pathBytes(number).elementsEqual(name) else {
                 throw problem(.indexMismatch, "entry \(number) is \"\(table.path(number))\" in the index")
             }
-            guard central.crc32 == record.crc32, central.size == record.size,
+            guard central.crc32 == row.crc32, central.size == row.size,
                 central.compressedSize == table.compressedSize(number)
             else { throw problem(.indexMismatch, "CRC or size differs from the index") }
             if central.flags & ZipConstants.flagEncrypted != 0 { throw problem(.encrypted, "") }
@@ -81,9 +81,9 @@ extension Pack {
             {
                 throw problem(.headerMismatch, mismatch, offset: central.localHeaderOffset)
             }
-            if record.dataOffset != .max, record.dataOffset != local.dataOffset {
+            if row.dataOffset != .max, row.dataOffset != local.dataOffset {
                 throw problem(
-                    .indexMismatch, "data starts at \(local.dataOffset), the index says \(record.dataOffset)",
+                    .indexMismatch, "data starts at \(local.dataOffset), the index says \(row.dataOffset)",
                     offset: central.localHeaderOffset)
             }
             guard local.dataOffset <= endRecord.directoryOffset,
@@ -168,17 +168,17 @@ extension Pack {
         if let index = try indexData() { return Array(index) }
         let name = PackMetadata.defaultName(forFile: path)
         var digest = ManifestDigest(name: name, locale: nil, contentVersion: nil, alignment: 1)
-        var entries: [EntryLocation] = []
+        var entries: [ZipEntryLocation] = []
         for position in 0..<table.count {
             let number = table.sorted(position)
-            let record = table.record(number)
+            let row = table.row(number)
             guard table.pathBytes(number).last != UInt8(ascii: "/") else { continue }
             let offset = try dataOffset(entryNumber: number)
-            digest.add(path: table.pathBytes(number), size: record.size, crc32: record.crc32)
+            digest.add(path: table.pathBytes(number), size: row.size, crc32: row.crc32)
             entries.append(
-                EntryLocation(
+                ZipEntryLocation(
                     number: number, path: Array(table.pathBytes(number)), headerOffset: table.localHeaderOffset(number),
-                    dataOffset: offset, size: record.size, crc32: record.crc32))
+                    dataOffset: offset, size: row.size, crc32: row.crc32))
         }
         let metadata = PackMetadata(name: name, alignment: 1, entryCount: entries.count, digest: digest.finish())
         return IndexWriter.json(metadata: metadata, entries: entries)

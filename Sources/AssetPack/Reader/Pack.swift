@@ -69,6 +69,11 @@ public final class Pack: Sendable {
         try self.init(path: try filePath(of: url), backend: backend)
     }
 
+    /// The file system path of a file URL, as the library's URL entry points read it.
+    ///
+    /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL.
+    package static func path(of url: URL) throws(PackError) -> String { try filePath(of: url) }
+
     /// Opens the pack at `path`.
     public convenience init(path: FilePath, backend: PackBackend = .mapped) throws(PackError) {
         try self.init(path: path.string, backend: backend)
@@ -182,10 +187,10 @@ public final class Pack: Sendable {
 
     /// The entry with number `number` (any zip entry, the index included).
     package func makeEntry(_ number: Int) -> PackEntry {
-        let record = table.record(number)
+        let row = table.row(number)
         return PackEntry(
-            pathBytes: table.pathBytes(number), entryNumber: number, size: record.size, crc32: record.crc32,
-            compression: PackEntry.Compression(method: record.method))
+            pathBytes: table.pathBytes(number), entryNumber: number, size: row.size, crc32: row.crc32,
+            compression: PackEntry.Compression(method: row.method))
     }
 
     /// Where the entry's data starts. For a foreign zip this reads the entry's local header and
@@ -193,8 +198,8 @@ public final class Pack: Sendable {
     /// sizes unless a data descriptor carries them), so what is served is what the directory
     /// describes.
     func dataOffset(entryNumber number: Int) throws(PackError) -> UInt64 {
-        let record = table.record(number)
-        if record.dataOffset != .max { return record.dataOffset }
+        let row = table.row(number)
+        if row.dataOffset != .max { return row.dataOffset }
         let headerOffset = table.localHeaderOffset(number)
         let compressedSize = table.compressedSize(number)
         let local = try LocalHeader.parse(in: source, headerOffset: headerOffset, limit: endRecord.directoryOffset)
@@ -206,8 +211,8 @@ public final class Pack: Sendable {
                 path: path, entry: table.path(number), offset: headerOffset)
         }
         if let mismatch = local.disagreement(
-            withName: table.pathBytes(number), method: record.method, flags: record.flags, crc32: record.crc32,
-            size: record.size, compressedSize: compressedSize)
+            withName: table.pathBytes(number), method: row.method, flags: row.flags, crc32: row.crc32,
+            size: row.size, compressedSize: compressedSize)
         {
             throw PackError(.headerMismatch, mismatch, path: path, entry: table.path(number), offset: headerOffset)
         }
@@ -217,41 +222,41 @@ public final class Pack: Sendable {
     func data(entryNumber number: Int) throws(PackError) -> PackData {
         // The hot path: a stored entry of a mapped pack opened through its index, whose bounds
         // were checked at open. A view into the mapping, nothing else.
-        let record = table.record(number)
-        if record.dataOffset != .max, record.method == ZipConstants.methodStored, case .mapped(let storage) = source {
-            return PackData(storage: storage, start: Int(record.dataOffset), count: Int(record.size))
+        let row = table.row(number)
+        if row.dataOffset != .max, row.method == ZipConstants.methodStored, case .mapped(let storage) = source {
+            return PackData(storage: storage, start: Int(row.dataOffset), count: Int(row.size))
         }
         do throws(PackError) {
-            return try readData(record, number)
+            return try readData(row, number)
         } catch {
             var located = error
             if located.entry == nil { located.entry = table.path(number) }
             if located.offset == nil {
-                located.offset = record.dataOffset == .max ? table.localHeaderOffset(number) : record.dataOffset
+                located.offset = row.dataOffset == .max ? table.localHeaderOffset(number) : row.dataOffset
             }
             throw located.at(path: path)
         }
     }
 
-    private func readData(_ record: EntryRecord, _ number: Int) throws(PackError) -> PackData {
-        if record.dataOffset != .max, record.method == ZipConstants.methodStored {
-            return try source.bytes(at: record.dataOffset, count: Int(record.size))
+    private func readData(_ row: IndexRow, _ number: Int) throws(PackError) -> PackData {
+        if row.dataOffset != .max, row.method == ZipConstants.methodStored {
+            return try source.bytes(at: row.dataOffset, count: Int(row.size))
         }
-        guard record.flags & ZipConstants.flagEncrypted == 0 else { throw PackError(.encrypted) }
+        guard row.flags & ZipConstants.flagEncrypted == 0 else { throw PackError(.encrypted) }
         let offset = try dataOffset(entryNumber: number)
         let compressedSize = table.compressedSize(number)
         guard compressedSize <= UInt64(Int.max) else { throw PackError(.tooLarge) }
         let raw = try source.bytes(at: offset, count: Int(compressedSize))
-        switch record.method {
+        switch row.method {
         case ZipConstants.methodStored:
-            guard compressedSize == record.size else {
-                throw PackError(.sizeMismatch, "stored entry has size \(record.size) but \(compressedSize) bytes")
+            guard compressedSize == row.size else {
+                throw PackError(.sizeMismatch, "stored entry has size \(row.size) but \(compressedSize) bytes")
             }
             return raw
         case ZipConstants.methodDeflated:
-            return try Inflater.inflate(raw, size: record.size, crc32: record.crc32)
+            return try Inflater.inflate(raw, size: row.size, crc32: row.crc32)
         default:
-            throw PackError(.unsupportedMethod, "method \(record.method)")
+            throw PackError(.unsupportedMethod, "method \(row.method)")
         }
     }
 }

@@ -73,12 +73,12 @@ extension Pack {
     /// Where and how `entry` is stored (reads its local header in a zip without a pack index).
     public func zipDetails(of entry: PackEntry) throws(PackError) -> ZipDetails {
         let number = entry.entryNumber
-        let record = table.record(number)
+        let row = table.row(number)
         let localHeaderOffset = table.localHeaderOffset(number)
         return ZipDetails(
             localHeaderOffset: localHeaderOffset == .max ? nil : localHeaderOffset,
             dataOffset: try dataOffset(entryNumber: number), storedSize: table.compressedSize(number),
-            isEncrypted: record.flags & ZipConstants.flagEncrypted != 0)
+            isEncrypted: row.flags & ZipConstants.flagEncrypted != 0)
     }
 
     /// An item of a directory listing: a file, or a subdirectory.

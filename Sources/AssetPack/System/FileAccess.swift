@@ -97,13 +97,6 @@ package func readRegularFile(_ path: String, limit: Int = 256 << 20) throws(Pack
 #if canImport(Foundation)
 import Foundation
 
-extension Pack {
-    /// The file system path of a file URL, as the library's URL entry points read it.
-    ///
-    /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL.
-    package static func path(of url: URL) throws(PackError) -> String { try filePath(of: url) }
-}
-
 /// The file system path of a file URL.
 ///
 /// - Throws: ``PackError/Code/invalidArgument`` for a URL that is not a file URL.

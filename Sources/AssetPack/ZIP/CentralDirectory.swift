@@ -1,5 +1,5 @@
-/// One central directory record.
-struct CentralRecord: Sendable {
+/// One central directory record, as parsed (the zip layer's view of an entry).
+struct ZipCentralRecord: Sendable {
     var recordOffset: UInt64
     var recordLength: Int
     var versionMadeBy: UInt16
@@ -15,7 +15,7 @@ struct CentralRecord: Sendable {
     var isDirectory: Bool { name.last == UInt8(ascii: "/") }
 
     /// Parses the record at the reader's position; the reader's window is the central directory.
-    static func parse(_ reader: inout ByteReader, index: Int) throws(PackError) -> CentralRecord {
+    static func parse(_ reader: inout ByteReader, index: Int) throws(PackError) -> ZipCentralRecord {
         let start = reader.position
         let offset = reader.currentFileOffset
         func bad(_ detail: String) -> PackError {
@@ -51,7 +51,7 @@ struct CentralRecord: Sendable {
             throw bad(error.detail)
         }
         guard disk == 0 else { throw PackError(.multiDisk, "record \(index) starts on disk \(disk)", offset: offset) }
-        return CentralRecord(
+        return ZipCentralRecord(
             recordOffset: offset, recordLength: reader.position - start, versionMadeBy: madeBy, flags: flags,
             method: method, crc32: crc, compressedSize: compressed, size: uncompressed, externalAttributes: external,
             localHeaderOffset: localOffset, name: Array(name))
@@ -60,16 +60,16 @@ struct CentralRecord: Sendable {
 
 /// Reading the whole central directory (foreign zips at open, every zip in `verify`).
 enum CentralDirectory {
-    static func read(source: ByteSource, end: EndRecord) throws(PackError) -> [CentralRecord] {
+    static func read(source: ByteSource, end: EndRecord) throws(PackError) -> [ZipCentralRecord] {
         guard end.directorySize <= UInt64(Int.max) else { throw PackError(.badCentralDirectory, "too large") }
         let bytes = try source.bytes(at: end.directoryOffset, count: Int(end.directorySize))
-        return try bytes.withUnsafeBytes { (buffer) throws(PackError) -> [CentralRecord] in
+        return try bytes.withUnsafeBytes { (buffer) throws(PackError) -> [ZipCentralRecord] in
             var reader = ByteReader(buffer, fileOffset: end.directoryOffset)
             // The count was checked against size/46 when the end record was read.
-            var records: [CentralRecord] = []
+            var records: [ZipCentralRecord] = []
             records.reserveCapacity(Int(end.entryCount))
             for index in 0..<Int(end.entryCount) {
-                records.append(try CentralRecord.parse(&reader, index: index))
+                records.append(try ZipCentralRecord.parse(&reader, index: index))
             }
             guard reader.remaining == 0 else {
                 throw PackError(
@@ -83,7 +83,7 @@ enum CentralDirectory {
 
     /// The record's name as UTF-8: as stored when flagged UTF-8 or when it is valid UTF-8 anyway,
     /// else decoded from code page 437 (the zip default).
-    static func utf8Name(_ record: CentralRecord) -> [UInt8] { utf8Name(record.name, flags: record.flags) }
+    static func utf8Name(_ record: ZipCentralRecord) -> [UInt8] { utf8Name(record.name, flags: record.flags) }
 
     /// A raw name as UTF-8, given the flags of its record.
     static func utf8Name(_ name: [UInt8], flags: UInt16) -> [UInt8] {
@@ -99,7 +99,7 @@ enum CentralDirectory {
         return Array(String(scalars).utf8)
     }
 
-    static func displayName(_ record: CentralRecord) -> String { String(decoding: utf8Name(record), as: UTF8.self) }
+    static func displayName(_ record: ZipCentralRecord) -> String { String(decoding: utf8Name(record), as: UTF8.self) }
 
     private static let codePage437High: [UInt32] = [
         0xc7, 0xfc, 0xe9, 0xe2, 0xe4, 0xe0, 0xe5, 0xe7, 0xea, 0xeb, 0xe8, 0xef, 0xee, 0xec, 0xc4, 0xc5, 0xc9, 0xe6,

@@ -53,7 +53,7 @@ struct ZipWriter {
     static let localHeaderCRCOffset: UInt64 = 14
 
     /// The central directory record of `entry`.
-    func centralRecord(_ entry: EntryLocation) -> [UInt8] {
+    func centralRecord(_ entry: ZipEntryLocation) -> [UInt8] {
         let sizeWide = entry.size >= UInt64(ZipConstants.marker32)
         let offsetWide = entry.headerOffset >= UInt64(ZipConstants.marker32)
         var extra: [UInt8] = []
@@ -134,8 +134,9 @@ struct ZipWriter {
     }
 }
 
-/// Where a written entry is: what the central directory and the pack index record of it.
-struct EntryLocation {
+/// Where an entry is in the zip, as the writer placed it: what the central directory and the
+/// pack index record of it.
+struct ZipEntryLocation {
     /// The entry number (its position in the central directory).
     var number: Int
     /// The name's UTF-8 bytes.

@@ -54,7 +54,7 @@ private func pack(
     editIndex: @escaping @Sendable (inout [UInt8]) -> Void = { _ in },
     comment: (@Sendable (IndexLocation) -> [UInt8])? = nil,
     alignment: Int = 16,
-    editEntries: (@Sendable (inout [EntryLocation]) -> Void)? = nil,
+    editEntries: (@Sendable (inout [ZipEntryLocation]) -> Void)? = nil,
     bytes edit: @escaping @Sendable (inout [UInt8]) -> Void = { _ in }
 ) -> @Sendable (String) throws -> [UInt8] {
     { scratch in

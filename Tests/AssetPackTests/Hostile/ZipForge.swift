@@ -197,10 +197,10 @@ func forgePack(
     _ files: [(String, [UInt8])], at path: String, alignment: Int = 16,
     editIndex: @escaping (inout [UInt8]) -> Void = { _ in },
     comment: ((IndexLocation) -> [UInt8])? = nil,
-    editEntries: ((inout [EntryLocation]) -> Void)? = nil
+    editEntries: ((inout [ZipEntryLocation]) -> Void)? = nil
 ) throws -> [UInt8] {
     let entries = files.map { name, bytes in
-        PackBuilder.Entry(path: name, utf8: Array(name.utf8), origin: name, contents: .bytes(bytes))
+        PackBuilder.PendingEntry(path: name, utf8: Array(name.utf8), origin: name, contents: .bytes(bytes))
     }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     let output = try OutputFile(creating: path)
     _ = try PackBuilder.layOut(

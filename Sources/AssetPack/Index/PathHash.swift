@@ -1,5 +1,5 @@
 /// The 64-bit hash of an entry path: eight bytes at a time (multiply-xorshift per word, then a
-/// final avalanche). The reader's lookup table and the builder's collision check both use it;
+/// final avalanche). The index's lookup table (``EntryTable``) and the builder's collision check use it;
 /// the C reference reader of the benchmark implements the same function.
 enum PathHash {
     static func hash(_ bytes: RawBytes) -> UInt64 {

@@ -1,9 +1,9 @@
 import CAssetPackZlib
 
-/// Where one entry's bytes are, as the table stores it: 32 bytes, no heap objects. The fields
-/// only foreign zips need (local header offset, compressed size) live in a side array of the
-/// table that packs opened through their index leave empty.
-struct EntryRecord {
+/// One row of the in-memory index (``EntryTable``): where one entry's bytes are, in 32 bytes
+/// with no heap objects. The fields only foreign zips need (local header offset, compressed
+/// size) live in a side array of the table that packs opened through their index leave empty.
+struct IndexRow {
     /// The data's offset; `UInt64.max` until resolved from the local header (foreign zips).
     var dataOffset: UInt64
     var size: UInt64
@@ -17,8 +17,11 @@ struct EntryRecord {
 
 /// All entries of a pack in entry order, their paths in one byte arena, an open-addressing hash
 /// table for O(1) lookup by path and a path-sorted order for folder listings.
+///
+/// The pack's index in memory: ``IndexParser`` fills it from the JSON index, the reader from
+/// the central directory of a zip without one; the reader then only looks things up in it.
 struct EntryTable: Sendable {
-    private(set) var records: [EntryRecord] = []
+    private(set) var rows: [IndexRow] = []
     /// Local header offset and compressed size per entry, for foreign zips only.
     private var foreign: [(localHeaderOffset: UInt64, compressedSize: UInt64)] = []
     private(set) var paths: [UInt8] = []
@@ -33,10 +36,10 @@ struct EntryTable: Sendable {
     private var sortedOrder: [UInt32]?
     private var lastPosition: Int?
 
-    var count: Int { records.count }
+    var count: Int { rows.count }
 
     init(expectedCount: Int, expectedPathBytes: Int) {
-        records.reserveCapacity(expectedCount)
+        rows.reserveCapacity(expectedCount)
         paths.reserveCapacity(expectedPathBytes)
     }
 
@@ -47,15 +50,15 @@ struct EntryTable: Sendable {
         path: C, dataOffset: UInt64, size: UInt64, crc32: UInt32, method: UInt16, flags: UInt16,
         localHeaderOffset: UInt64 = .max, compressedSize: UInt64? = nil
     ) {
-        records.append(
-            EntryRecord(
+        rows.append(
+            IndexRow(
                 dataOffset: dataOffset, size: size, pathStart: UInt32(paths.count), crc32: crc32,
                 pathLength: UInt16(path.count), method: method, flags: flags))
         paths.append(contentsOf: path)
         let compressedSize = compressedSize ?? size
         if localHeaderOffset != .max || compressedSize != size || !foreign.isEmpty {
             if foreign.isEmpty {
-                foreign = records.dropLast().map { (localHeaderOffset: UInt64.max, compressedSize: $0.size) }
+                foreign = rows.dropLast().map { (localHeaderOffset: UInt64.max, compressedSize: $0.size) }
             }
             foreign.append((localHeaderOffset, compressedSize))
         }
@@ -63,8 +66,8 @@ struct EntryTable: Sendable {
 
     /// Appends a stored entry of a pack's index (the parser's fast path).
     mutating func appendStored(path: RawBytes, dataOffset: UInt64, size: UInt64, crc32: UInt32) {
-        records.append(
-            EntryRecord(
+        rows.append(
+            IndexRow(
                 dataOffset: dataOffset, size: size, pathStart: UInt32(paths.count), crc32: crc32,
                 pathLength: UInt16(path.count), method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8))
         paths.append(contentsOf: path.buffer)
@@ -77,25 +80,25 @@ struct EntryTable: Sendable {
     /// The bytes of all paths so far.
     var pathBytesCount: Int { paths.count }
 
-    /// The entry's record.
-    func record(_ number: Int) -> EntryRecord { records[number] }
+    /// The entry's row.
+    func row(_ number: Int) -> IndexRow { rows[number] }
 
     /// Where the entry's local header starts; `UInt64.max` when unknown (packs opened through
     /// their index).
     func localHeaderOffset(_ number: Int) -> UInt64 { foreign.isEmpty ? .max : foreign[number].localHeaderOffset }
 
     /// The entry's size as stored (the deflated size of a foreign zip's deflated entry).
-    func compressedSize(_ number: Int) -> UInt64 { foreign.isEmpty ? records[number].size : foreign[number].compressedSize }
+    func compressedSize(_ number: Int) -> UInt64 { foreign.isEmpty ? rows[number].size : foreign[number].compressedSize }
 
     /// Builds the hash table and the sorted order; fails on two entries with the same path.
     mutating func finish() -> (first: Int, second: Int)? {
         var capacity = 16
-        while capacity < records.count * 2 { capacity <<= 1 }
+        while capacity < rows.count * 2 { capacity <<= 1 }
         var table = [UInt32](repeating: 0, count: capacity)
-        let numberBits = max(1, Int.bitWidth - records.count.leadingZeroBitCount)
+        let numberBits = max(1, Int.bitWidth - rows.count.leadingZeroBitCount)
         let layout = SlotLayout(numberBits: numberBits)
         var inOrder = true
-        let duplicate: (Int, Int)? = records.withUnsafeBufferPointer { records in
+        let duplicate: (Int, Int)? = rows.withUnsafeBufferPointer { rows in
             paths.withUnsafeBytes { arena in
                 let arena = RawBytes(arena)
                 return table.withUnsafeMutableBufferPointer { slots in
@@ -104,22 +107,22 @@ struct EntryTable: Sendable {
                         // so the (random) slot reads overlap instead of waiting one by one.
                         var start = 0
                         var previous = RawBytes(base: nil, count: 0)
-                        while start < records.count {
-                            let end = min(start + 16, records.count)
+                        while start < rows.count {
+                            let end = min(start + 16, rows.count)
                             for number in start..<end {
-                                let hash = PathHash.hash(Self.path(records[number], arena))
+                                let hash = PathHash.hash(Self.path(rows[number], arena))
                                 hashes[number &- start] = hash
                                 assetpack_prefetch(slots.baseAddress.map { $0 + (Int(truncatingIfNeeded: hash) & (capacity - 1)) })
                             }
                             for number in start..<end {
-                                let path = Self.path(records[number], arena)
+                                let path = Self.path(rows[number], arena)
                                 if let other = Self.insert(
                                     number, hash: hashes[number &- start], path: path, layout: layout, slots,
-                                    records, arena)
+                                    rows, arena)
                                 {
                                     return (other, number)
                                 }
-                                if inOrder, number > 0, number < records.count - 1, RawBytes.compare(previous, path) >= 0 {
+                                if inOrder, number > 0, number < rows.count - 1, RawBytes.compare(previous, path) >= 0 {
                                     inOrder = false
                                 }
                                 previous = path
@@ -134,9 +137,9 @@ struct EntryTable: Sendable {
         if let duplicate { return duplicate }
         slots = table
         self.numberBits = numberBits
-        if inOrder, records.count > 1 {
+        if inOrder, rows.count > 1 {
             // Entries 0..<n-1 are in order: place the last one by binary search.
-            let last = records.count - 1
+            let last = rows.count - 1
             var low = 0
             var high = last
             while low < high {
@@ -145,7 +148,7 @@ struct EntryTable: Sendable {
             }
             if low != last { lastPosition = low }
         } else if !inOrder {
-            sortedOrder = records.indices.map(UInt32.init).sorted { pathLess(Int($0), Int($1)) }
+            sortedOrder = rows.indices.map(UInt32.init).sorted { pathLess(Int($0), Int($1)) }
         }
         #if DEBUG
         checkInvariants()
@@ -178,7 +181,7 @@ struct EntryTable: Sendable {
     @inline(__always)
     private static func insert(
         _ number: Int, hash: UInt64, path: RawBytes, layout: SlotLayout,
-        _ slots: UnsafeMutableBufferPointer<UInt32>, _ records: UnsafeBufferPointer<EntryRecord>, _ arena: RawBytes
+        _ slots: UnsafeMutableBufferPointer<UInt32>, _ rows: UnsafeBufferPointer<IndexRow>, _ arena: RawBytes
     ) -> Int? {
         let mask = slots.count - 1
         let tag = layout.tag(hash)
@@ -191,7 +194,7 @@ struct EntryTable: Sendable {
             }
             if value & ~layout.numberMask == tag {
                 let other = Int(value & layout.numberMask) - 1
-                if RawBytes.compare(Self.path(records[other], arena), path) == 0 { return other }
+                if RawBytes.compare(Self.path(rows[other], arena), path) == 0 { return other }
             }
             slot = (slot &+ 1) & mask
         }
@@ -208,7 +211,7 @@ struct EntryTable: Sendable {
         let tag = layout.tag(hash)
         var slot = Int(truncatingIfNeeded: hash) & mask
         return slots.withUnsafeBufferPointer { slots in
-            records.withUnsafeBufferPointer { records in
+            rows.withUnsafeBufferPointer { rows in
                 paths.withUnsafeBytes { arena in
                     let arena = RawBytes(arena)
                     while true {
@@ -216,9 +219,9 @@ struct EntryTable: Sendable {
                         if value == 0 { return nil }
                         if value & ~numberMask == tag {
                             let number = Int(value & numberMask) - 1
-                            let record = records[number]
-                            let start = Int(record.pathStart)
-                            if arena.equals(start..<start + Int(record.pathLength), path) { return number }
+                            let row = rows[number]
+                            let start = Int(row.pathStart)
+                            if arena.equals(start..<start + Int(row.pathLength), path) { return number }
                         }
                         slot = (slot + 1) & mask
                     }
@@ -227,13 +230,13 @@ struct EntryTable: Sendable {
         }
     }
 
-    private static func path(_ record: EntryRecord, _ arena: RawBytes) -> RawBytes {
-        arena.slice(Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength))
+    private static func path(_ row: IndexRow, _ arena: RawBytes) -> RawBytes {
+        arena.slice(Int(row.pathStart)..<Int(row.pathStart) + Int(row.pathLength))
     }
 
     func range(of number: Int) -> Range<Int> {
-        let record = records[number]
-        return Int(record.pathStart)..<Int(record.pathStart) + Int(record.pathLength)
+        let row = rows[number]
+        return Int(row.pathStart)..<Int(row.pathStart) + Int(row.pathLength)
     }
 
     func pathBytes(_ number: Int) -> ArraySlice<UInt8> { paths[range(of: number)] }
@@ -244,13 +247,13 @@ struct EntryTable: Sendable {
     func sorted(_ position: Int) -> Int {
         if let sortedOrder { return Int(sortedOrder[position]) }
         guard let lastPosition else { return position }
-        return position < lastPosition ? position : position == lastPosition ? records.count - 1 : position - 1
+        return position < lastPosition ? position : position == lastPosition ? rows.count - 1 : position - 1
     }
 
     /// The first position in path order whose path is not less than `prefix`.
     func lowerBound(_ prefix: [UInt8]) -> Int {
         var low = 0
-        var high = records.count
+        var high = rows.count
         while low < high {
             let middle = (low + high) / 2
             if pathBytes(sorted(middle)).lexicographicallyPrecedes(prefix) { low = middle + 1 } else { high = middle }
@@ -261,26 +264,26 @@ struct EntryTable: Sendable {
     private func pathLess(_ a: Int, _ b: Int) -> Bool { pathBytes(a).lexicographicallyPrecedes(pathBytes(b)) }
 
     /// Checks what the lookups and listings rely on: every path inside the arena, every entry
-    /// found by its own path, no slot pointing past the records, path order sorted and complete.
+    /// found by its own path, no slot pointing past the rows, path order sorted and complete.
     /// The test build runs it after every table is finished (so after every open).
     func checkInvariants() {
-        precondition(foreign.isEmpty || foreign.count == records.count, "EntryTable: side array out of step")
-        precondition(slots.count >= records.count * 2 || records.isEmpty, "EntryTable: table too small")
+        precondition(foreign.isEmpty || foreign.count == rows.count, "EntryTable: side array out of step")
+        precondition(slots.count >= rows.count * 2 || rows.isEmpty, "EntryTable: table too small")
         let layout = SlotLayout(numberBits: numberBits)
         var occupied = 0
         for value in slots where value != 0 {
             occupied += 1
-            precondition(Int(value & layout.numberMask) - 1 < records.count, "EntryTable: slot past the records")
+            precondition(Int(value & layout.numberMask) - 1 < rows.count, "EntryTable: slot past the rows")
         }
-        precondition(occupied == records.count, "EntryTable: \(occupied) slots for \(records.count) entries")
-        for number in records.indices {
+        precondition(occupied == rows.count, "EntryTable: \(occupied) slots for \(rows.count) entries")
+        for number in rows.indices {
             let range = range(of: number)
             precondition(range.upperBound <= paths.count, "EntryTable: path \(number) past the arena")
             let found = paths.withUnsafeBytes { lookup(UnsafeRawBufferPointer(rebasing: $0[range])) }
             precondition(found == number, "EntryTable: entry \(number) is not found by its path")
         }
         var seen = Set<Int>()
-        for position in records.indices {
+        for position in rows.indices {
             precondition(seen.insert(sorted(position)).inserted, "EntryTable: path order repeats an entry")
             if position > 0 {
                 precondition(pathLess(sorted(position - 1), sorted(position)), "EntryTable: path order is not sorted")

@@ -2,7 +2,7 @@ import SystemPackage
 
 /// A file to be packed, as it was when the source folder was listed: it has to be read as that
 /// very file, unchanged.
-struct SourceFile: Sendable {
+struct ListedSourceFile: Sendable {
     /// The file's path on disk.
     var path: String
     /// The file as listed (device, inode, size, modification time).
