@@ -216,7 +216,7 @@ extension PackData {
 // MARK: - Test tiers
 
 /// The test tiers: `Scripts/test` runs everything; `Scripts/test --quick` (which sets
-/// `ASSETPACKS_TEST_TIER=quick`) leaves out the tests tagged below.
+/// `ASSETPACKS_TEST_TIER=quick`) leaves out the tests tagged below (and marked `.fullTierOnly`).
 public enum TestTier {
     /// Whether this run is the quick tier.
     public static let isQuick = ProcessInfo.processInfo.environment["ASSETPACKS_TEST_TIER"] == "quick"
@@ -230,6 +230,8 @@ extension Tag {
     /// Checks our output against another implementation run as a program (py-fsrs, Info-ZIP,
     /// Python's zipfile, minisign).
     @Tag public static var oracle: Self
+    /// Runs a real browser (headless Chromium).
+    @Tag public static var browser: Self
 }
 
 extension Trait where Self == ConditionTrait {

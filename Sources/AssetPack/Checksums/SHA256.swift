@@ -1,5 +1,5 @@
 /// SHA-256 (FIPS 180-4), used for the pack's content digest.
-struct SHA256 {
+package struct SHA256 {
     private var state: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -100,6 +100,14 @@ struct SHA256 {
 
     @inline(__always)
     private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+
+    /// The SHA-256 of `bytes` in lowercase hex, for the package's tools (content-addressed
+    /// file names).
+    package static func hexDigest<C: Collection<UInt8>>(of bytes: C) -> String {
+        var hasher = SHA256()
+        hasher.update(bytes)
+        return hex(hasher.finalize())
+    }
 
     static func hex(_ digest: [UInt8]) -> String {
         digest.map { byte in
