@@ -451,50 +451,17 @@ struct IndexParser {
     }
 
     private mutating func appendEscape(to out: inout [UInt8]) throws(Failure) {
-        guard let byte = peek() else { throw fail("unterminated escape") }
-        position += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try parseHex4()
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard peek() == UInt8(ascii: "\\") else { throw fail("lone surrogate") }
-                position += 1
-                guard peek() == UInt8(ascii: "u") else { throw fail("lone surrogate") }
-                position += 1
-                let low = try parseHex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw fail("lone surrogate") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
-                throw fail("lone surrogate")
+        let bytes = self.bytes
+        do {
+            try JSONEscape.decode(at: &position, count: bytes.count, into: &out) { bytes.byte(at: $0) }
+        } catch {
+            switch error {
+            case .unterminated: throw fail("unterminated escape")
+            case .unknown: throw fail("bad escape")
+            case .badHexDigits: throw fail("bad \\u escape")
+            case .loneSurrogate: throw fail("lone surrogate")
             }
-            guard let unicode = Unicode.Scalar(scalar) else { throw fail("bad \\u escape") }
-            out.append(contentsOf: Array(String(Character(unicode)).utf8))
-        default: throw fail("bad escape")
         }
-    }
-
-    private mutating func parseHex4() throws(Failure) -> UInt32 {
-        guard position + 4 <= bytes.count else { throw fail("bad \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes.byte(at: position)
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw fail("bad \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        return value
     }
 
     /// Skips any JSON value (for keys this version does not know).

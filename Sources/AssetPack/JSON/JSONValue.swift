@@ -241,41 +241,17 @@ package struct JSONValue: Sendable, Equatable {
         }
 
         mutating func escape(into out: inout [UInt8]) throws(SyntaxError) {
-            guard position < bytes.count else { throw fail("a string is not closed") }
-            let byte = bytes[position]
-            position += 1
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard bytes.count - position >= 6, bytes[position] == UInt8(ascii: "\\"),
-                        bytes[position + 1] == UInt8(ascii: "u")
-                    else { throw fail("a lone surrogate in a \\u escape") }
-                    position += 2
-                    let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw fail("a lone surrogate in a \\u escape") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            let bytes = self.bytes
+            do {
+                try JSONEscape.decode(at: &position, count: bytes.count, into: &out) { bytes[$0] }
+            } catch {
+                switch error {
+                case .unterminated: throw fail("a string is not closed")
+                case .unknown(let letter): throw fail("an unknown escape '\\\(Character(Unicode.Scalar(letter)))'")
+                case .badHexDigits: throw fail("a \\u escape needs four hex digits")
+                case .loneSurrogate: throw fail("a lone surrogate in a \\u escape")
                 }
-                guard let value = Unicode.Scalar(scalar) else { throw fail("a lone surrogate in a \\u escape") }
-                out.append(contentsOf: Array(String(Character(value)).utf8))
-            default:
-                throw fail("an unknown escape '\\\(Character(Unicode.Scalar(byte)))'")
             }
-        }
-
-        mutating func hex4() throws(SyntaxError) -> UInt32 {
-            let digits = bytes.count - position >= 4 ? bytes[position..<position + 4] : []
-            guard digits.count == 4, digits.allSatisfy({ Character(Unicode.Scalar($0)).isHexDigit }),
-                let value = UInt32(String(decoding: digits, as: UTF8.self), radix: 16)
-            else { throw fail("a \\u escape needs four hex digits") }
-            position += 4
-            return value
         }
     }
 }
