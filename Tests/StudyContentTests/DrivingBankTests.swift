@@ -128,6 +128,9 @@ struct DrivingBankTests {
             let no = openings.filter { $0 == "No" }.count
             #expect(yes == 2 && no == 2, "\(question.id): \(openings)")
         }
+        // Nor is the key's own opening a cue: "No" was the answer in 43 of 55, and is now in about half.
+        let keyedNo = yesNo.filter { question in question.choices.contains { $0.correct && yesOrNo($0.text) == "No" } }.count
+        #expect(yesNo.isEmpty || (0.3...0.7).contains(Double(keyedNo) / Double(yesNo.count)), "No is the key in \(keyedNo) of \(yesNo.count)")
 
         // Absolutes (always, never, only, unless) must not mark a distractor, nor the key. One choice
         // in four is correct, so an honest bank has about 25% of its absolute-worded choices correct;
