@@ -105,6 +105,51 @@ struct DrivingBankTests {
         }
     }
 
+    @Test("English: no cue-guessing: few yes/no questions, absolutes as likely in keys as in distractors, no filler that is never right")
+    func noCueGuessing() throws {
+        let packs = try Packs()
+        let bank = try packs.bank(packs.english)
+        func matches(_ text: String, _ pattern: String) -> Bool {
+            text.range(of: pattern, options: [.regularExpression, .caseInsensitive]) != nil
+        }
+
+        // A yes/no question answers "May you ...?" with "Yes, ..." or "No; ..." ("No one", "No stopping"
+        // open ordinary answers). At most 15 remain, and each offers two of each kind that differ in
+        // their reason, so the key is never the one option that starts differently.
+        func yesOrNo(_ text: String) -> String? {
+            guard let range = text.range(of: "^(Yes|No)([,;:.]|$)", options: .regularExpression) else { return nil }
+            return text[range].hasPrefix("Yes") ? "Yes" : "No"
+        }
+        let yesNo = bank.questions.filter { $0.choices.contains { yesOrNo($0.text) != nil } }
+        #expect(yesNo.count <= 15, "\(yesNo.count) yes/no questions: \(yesNo.map(\.id))")
+        for question in yesNo {
+            let openings = question.choices.map { yesOrNo($0.text) }
+            let yes = openings.filter { $0 == "Yes" }.count
+            let no = openings.filter { $0 == "No" }.count
+            #expect(yes == 2 && no == 2, "\(question.id): \(openings)")
+        }
+        // Nor is the key's own opening a cue: "No" was the answer in 43 of 55, and is now in about half.
+        let keyedNo = yesNo.filter { question in question.choices.contains { $0.correct && yesOrNo($0.text) == "No" } }.count
+        #expect(yesNo.isEmpty || (0.3...0.7).contains(Double(keyedNo) / Double(yesNo.count)), "No is the key in \(keyedNo) of \(yesNo.count)")
+
+        // Absolutes (always, never, only, unless) must not mark a distractor, nor the key. One choice
+        // in four is correct, so an honest bank has about 25% of its absolute-worded choices correct;
+        // below 15% they point away from the key (the bank had 10.6%), above 40% they point to it.
+        let choices = bank.questions.flatMap(\.choices)
+        let absolute = choices.filter { matches($0.text, "\\b(always|never|only|unless)\\b") }
+        let share = Double(absolute.filter(\.correct).count) / Double(absolute.count)
+        #expect((0.15...0.40).contains(share), "\(absolute.filter(\.correct).count) of \(absolute.count) absolute-worded choices are correct")
+
+        // A phrase offered often is sometimes the answer, or learners learn to strike it unread.
+        for phrase in ["sound your horn", "hazard lights"] {
+            let offered = choices.filter { matches($0.text, phrase) }
+            if offered.count > 5 {
+                let correct = offered.filter(\.correct).count
+                #expect(correct >= 1, "\"\(phrase)\" is offered \(offered.count) times and never correct")
+            }
+        }
+    }
+
     @Test(
         "each translation holds every question with the English answer key and pictures, in its own script, with its glossary",
         arguments: [("ru", "\u{0400}"..."\u{04FF}"), ("zh-Hans", "\u{4E00}"..."\u{9FFF}"), ("pa", "\u{0A00}"..."\u{0A7F}")] as [(String, ClosedRange<Unicode.Scalar>)])
