@@ -80,6 +80,18 @@ public struct BankStatistics: Sendable, Hashable, Codable {
             .map(String.init)
     }
 
+    /// Whether `text` opens with one of `words` standing alone: followed by punctuation or
+    /// nothing ("No, only …", "Да.", "可以，…"), not by more words ("No closer than 15 m").
+    static func answersYesOrNo(_ text: String, words: Set<String>) -> Bool {
+        let trimmed = text.drop { $0.isWhitespace }
+        guard let first = words.sorted(by: { $0.count > $1.count }).first(where: { trimmed.lowercased().hasPrefix($0) }) else {
+            return false
+        }
+        let rest = trimmed.dropFirst(first.count).drop { $0.isWhitespace }
+        guard let next = rest.first else { return true }
+        return next.isPunctuation || next == "—" || next == "-"
+    }
+
     /// The figures of `bank`; with `pictures`, also which pictures are missing from it.
     public init(_ bank: QuestionBank, pictures source: (any ContentSource)? = nil) {
         categories = bank.categories.map { category in
@@ -114,7 +126,9 @@ public struct BankStatistics: Sendable, Hashable, Codable {
                 if (question.source ?? "").allSatisfy(\.isWhitespace) { withoutSource.append(question.id) }
                 picture(question.picture)
                 let openers = question.choices.map { Self.words($0.text).first ?? "" }
-                if openers.count >= 2, openers.allSatisfy({ yesNo.contains($0) }) { yesNoQuestions.append(question.id) }
+                if openers.count >= 2, question.choices.allSatisfy({ Self.answersYesOrNo($0.text, words: yesNo) }) {
+                    yesNoQuestions.append(question.id)
+                }
                 let wrongOpeners = Set(zip(openers, question.choices).filter { !$0.1.correct }.map(\.0))
                 if let correct = question.choices.firstIndex(where: \.correct), question.choices.count >= 3,
                     wrongOpeners.count == 1, !wrongOpeners.contains(openers[correct])

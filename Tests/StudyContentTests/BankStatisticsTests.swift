@@ -29,12 +29,15 @@ struct BankStatisticsTests {
             [("Yes, if the road is clear", false), ("No, never on a highway", true), ("Yes, at any time", false)],
             [("Stop, then go when safe", true), ("Slow down and go", false), ("Slow down, sound the horn", false), ("Slow to 30 km/h", false)],
             [("Stop and wait", false), ("Stop, then turn", true), ("Yield to the left", false)],
+            [("No closer than 5 m", false), ("No closer than 15 m", true), ("No closer than 6 m", false)],
         ])
         let figures = BankStatistics(bank)
         #expect(figures.yesNoQuestions == ["q1"])
         #expect(figures.oddOpenerQuestions == ["q1", "q2"])
         let russian = try Self.bank([[("Да, всегда", false), ("Нет, только после остановки", true)]], language: "ru")
         #expect(BankStatistics(russian).yesNoQuestions == ["q1"])
+        let chinese = try Self.bank([[("可以，只要没有来车", false), ("不可以，必须先停车", true)], [("可以在这里停车", true), ("不能", false)]], language: "zh-Hans")
+        #expect(BankStatistics(chinese).yesNoQuestions == ["q1"])
     }
 
     @Test("a word that recurs in choices has its correct share; the giveaways are the far ones")

@@ -54,6 +54,9 @@ struct DrivingBankTests {
             #expect((0.20...0.30).contains(figures.shareCorrect(at: position)), "correct at position \(position + 1): \(figures.shareCorrect(at: position))")
         }
         #expect(figures.shareCorrectIsLongest <= 0.35)
+        // The cues `packtool show --stats` reports: few yes/no questions, few keys that alone start differently.
+        #expect(figures.yesNoQuestions.count <= 15, "\(figures.yesNoQuestions)")
+        #expect(Double(figures.oddOpenerQuestions.count) / Double(figures.questions) <= 0.10, "\(figures.oddOpenerQuestions.count)")
         #expect(figures.withoutSource.isEmpty)
         #expect(figures.missingPictures.isEmpty)
         #expect(ContentValidator(content: store.currentView).validate().isEmpty)
@@ -173,7 +176,10 @@ struct DrivingBankTests {
 
         // A translation must not give the answer away either: a correct choice written out more
         // fully than the others is as much a giveaway in Punjabi as in English.
-        let longest = BankStatistics(bank).shareCorrectIsLongest
+        let statistics = BankStatistics(bank)
+        let longest = statistics.shareCorrectIsLongest
+        #expect(statistics.yesNoQuestions.count <= 15, "\(locale): \(statistics.yesNoQuestions)")
+        #expect(Double(statistics.oddOpenerQuestions.count) / Double(statistics.questions) <= 0.10, "\(locale): \(statistics.oddOpenerQuestions.count)")
         #expect(longest <= 0.35, "the correct choice is the longest in \(longest) of the questions")
 
         // Every text is written in the language's script (an English leftover is not).
