@@ -111,7 +111,8 @@ struct ProgressStoreTests {
             while session.next != nil { try session.answer(.multipleChoice(.rightFirstTry), at: day) }
             day = day.addingTimeInterval(86_400)
         }
-        #expect(try store.newFrontier(source: "bank/b", fingerprint: bank.fingerprint) == 2)
+        // Each new item answered at the frontier moved it on: q1–q4 are behind it.
+        #expect(try store.newFrontier(source: "bank/b", fingerprint: bank.fingerprint) == 4)
         // Items imported from elsewhere (q5–q500 seen on another device) move the frontier on.
         let imported = bank.items[4..<500].map {
             ItemProgress(key: $0.key, state: fsrs.newState(at: StudyMoment(day0)), due: .date(day0.addingTimeInterval(90 * 86_400)), introduced: day0, lastReview: day0, reviews: 1, lapses: 0)
@@ -151,8 +152,7 @@ struct ProgressStoreTests {
         }
         let plan = try StudySession.plan(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(), now: day0.addingTimeInterval(60 * 86_400))
         #expect(plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
-        // A session first syncs the content (each item learns its place), then reads places from
-        // the rows instead of looking keys up: the same order.
+        // A session first syncs the content, then places rows by their key tags: the same order.
         let session = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, now: day0.addingTimeInterval(60 * 86_400))
         #expect(try store.contentFingerprint(source: "bank/b") == bank.fingerprint)
         #expect(session.plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
