@@ -57,7 +57,7 @@ public enum HLRModel {
 /// wait rounded up to the minute.
 public struct HLRScheduler: ReviewScheduler {
     /// An item's practice history, which is all HLR needs.
-    public struct State: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct State: SchedulerState {
         /// Right answers so far.
         public var right: Int
         /// Wrong answers so far.
@@ -234,4 +234,9 @@ public struct HLRTrainer: Sendable {
         }
         return HLRWeights(right: theta[0], wrong: theta[1], bias: theta[2])
     }
+}
+
+extension SchedulerKind {
+    /// Half-life regression (Settles and Meeder 2016).
+    public static let hlr = SchedulerKind(declaring: "hlr")
 }

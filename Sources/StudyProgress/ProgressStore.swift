@@ -158,7 +158,7 @@ public final class ProgressStore: Sendable {
             if let balance {
                 scheduled = try balance.balance(scheduled, source: key.source, at: moment, db: db)
             }
-            let recalled = answer.recalled(by: scheduler.kind)
+            let recalled = scheduler.recalled(answer)
             let after = ItemProgress(
                 key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? moment,
                 lastReview: moment, reviews: (before?.reviews ?? 0) + 1,

@@ -121,8 +121,8 @@ public final class StudySession {
         var due: [(position: Int, index: Int)] = []
         due.reserveCapacity(rows.count)
         for index in 0..<rows.count { due.append((rows.position[index], index)) }
-        if scheduler.kind == .fsrs6 || scheduler.kind == .fsrs5 {
-            // FSRS's R = (1 + f·t/S)^(−d) falls as t/S grows, with the same f and d for every item:
+        if scheduler.reviewOrder == .lowestPredictedRecall {
+            // R = (1 + f·t/S)^(−d) falls as t/S grows, with the same f and d for every item:
             // lowest predicted recall first is largest elapsed time over stability first (items in
             // learning, without a stability, before all), ties in content order. The sort key is
             // the ratio's bit pattern, inverted (a non-negative Double orders as its bits do).
@@ -209,6 +209,11 @@ public final class StudySession {
     /// item due again today comes back at the end of the queue (at most ``maximumRepeats`` times).
     @discardableResult
     public func answer(_ answer: Answer, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
+        try self.answer(duration: duration, at: moment) { _ in answer }
+    }
+
+    /// Records the answer `makeAnswer` gives for the scheduler of the first item of the queue.
+    private func answer(duration: TimeInterval, at moment: Date, _ makeAnswer: (AnyScheduler) -> Answer) throws(ProgressError) -> ReviewRecord {
         guard let position = pending.first else {
             throw ProgressError(.invalidAnswer, path: store.path, "the session has no item left to answer")
         }
@@ -216,7 +221,7 @@ public final class StudySession {
         // The item's row is read once, inside the answer's transaction.
         let record = try store.record(
             item.key, at: moment, duration: duration, sessionDay: sessionDay, balance: balancer, position: position,
-            scheduler: scheduler(forState:), answer: { _ in answer })
+            scheduler: scheduler(forState:), answer: { makeAnswer($0) })
         pending.removeFirst()
         answered.append(record)
         if case .date(let due) = record.after.due, due < calendar.adding(days: 1, to: calendar.startOfDay(moment)),
@@ -229,6 +234,14 @@ public final class StudySession {
             try store.completeSessionDay(source: material.source, on: calendar.dateString(moment))
         }
         return record
+    }
+
+    /// Records a self-graded card's button (Again, Hard, Good, Easy) as the answer the item's
+    /// scheduler makes of it (``StudyEngine/ReviewScheduler/answer(forCardGrade:)``), and moves on
+    /// as ``answer(_:duration:at:)`` does. The item's row is read once, in the answer's transaction.
+    @discardableResult
+    public func answer(cardGrade grade: FSRSRating, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
+        try answer(duration: duration, at: moment) { $0.answer(forCardGrade: grade) }
     }
 
     /// Takes back this session's last answer: the item's progress is exactly what it was, and the

@@ -28,7 +28,7 @@ func progressBenchmarks() throws {
         let due = index % 10 < 3 ? now.addingTimeInterval(-Double(random.next() % 20) * 86_400) : now.addingTimeInterval(Double(1 + random.next() % 90) * 86_400)
         let stability = 1 + Double(random.next() % 1000) / 10
         let state = FSRSState(phase: .review, step: nil, stability: stability, difficulty: 5, lastReview: last, due: due)
-        return ItemProgress(key: item.key, state: .fsrs6(state), due: .date(due), introduced: last, lastReview: last, reviews: 3, lapses: 0)
+        return ItemProgress(key: item.key, state: CardState(.fsrs6, state), due: .date(due), introduced: last, lastReview: last, reviews: 3, lapses: 0)
     }
     try store.importItems(items)
     var plan: SessionPlan?

@@ -21,7 +21,7 @@ struct ContentSyncTests {
         let yesterday = day0.addingTimeInterval(-86_400)
         try store.importItems(material.items.enumerated().map { index, item in
             let state = FSRSState(phase: .review, step: nil, stability: 1 + Double(index), difficulty: 5, lastReview: yesterday, due: yesterday)
-            return ItemProgress(key: item.key, state: .fsrs6(state), due: .date(yesterday), introduced: yesterday, lastReview: yesterday, reviews: 1, lapses: 0)
+            return ItemProgress(key: item.key, state: CardState(.fsrs6, state), due: .date(yesterday), introduced: yesterday, lastReview: yesterday, reviews: 1, lapses: 0)
         })
     }
 

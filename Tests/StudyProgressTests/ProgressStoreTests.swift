@@ -168,6 +168,20 @@ struct ProgressStoreTests {
         #expect(LoadBalancer.pick(days: 2) { _ in 0 } == 2)
     }
 
+    @Test("the balancer's range is Anki's fuzz range as the engine writes it, for every interval from 1 day to 100 years")
+    func balancerUsesTheEngineFuzzRange() {
+        // The formula the balancer carried before it asked FSRSFuzz.
+        func written(_ days: Int) -> ClosedRange<Int> {
+            guard days >= 3 else { return days...days }
+            let d = Double(days)
+            let delta = 1.0 + 0.15 * (min(d, 7) - 2.5) + 0.1 * max(0, min(d, 20) - 7) + 0.05 * max(0, d - 20)
+            let low = max(2, Int((d - delta).rounded()))
+            return low...max(low, Int((d + delta).rounded()))
+        }
+        let differing = (1...36_500).filter { LoadBalancer.range(forDays: $0) != written($0) }
+        #expect(differing.isEmpty)
+    }
+
     @Test("load balancing spreads items answered alike over the days of their fuzz range")
     func loadBalancingSpreads() throws {
         let scratch = try Scratch()
