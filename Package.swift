@@ -89,6 +89,9 @@ let package = Package(
         .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "TestSupport"]),
         // The study engine: schedulers, review-log evaluation and training; Foundation only.
         .target(name: "StudyEngine"),
+        // Research equipment no app calls: review-log evaluation, training, simulation. Used by the
+        // study CLI, the benchmark and the tests; not a product.
+        .target(name: "StudyResearch", dependencies: ["StudyEngine"]),
         // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn
         // from a deck or bank of the mounted packs.
         .target(
@@ -98,22 +101,22 @@ let package = Package(
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Its benchmark: ours against py-fsrs on the 12k log, evaluate, training; progress and
         // sessions against SQLite's C API.
-        .executableTarget(name: "studybench", dependencies: ["StudyEngine", "StudyProgress", "CAssetPackSQLite"]),
+        .executableTarget(name: "studybench", dependencies: ["StudyEngine", "StudyResearch", "StudyProgress", "CAssetPackSQLite"]),
         .testTarget(
             name: "StudyEngineTests",
-            dependencies: ["StudyEngine", "study", "TestSupport"],
+            dependencies: ["StudyEngine", "StudyResearch", "study", "TestSupport"],
             exclude: ["Fixtures", "fsrs_oracle.py"]
         ),
         .testTarget(
             name: "StudyProgressTests",
             dependencies: [
-                "StudyProgress", "StudyEngine", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
+                "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -88,7 +88,7 @@ public struct FSRSScheduler: ReviewScheduler {
         FSRSScheduler(trusted: Configuration(parameters: .fsrs5Defaults, fuzz: fuzz), calendar: calendar, version: .fsrs5)
     }
 
-    init(trusted configuration: Configuration, calendar: LearnerCalendar, version: SchedulerKind) {
+    package init(trusted configuration: Configuration, calendar: LearnerCalendar, version: SchedulerKind) {
         self.configuration = configuration
         self.calendar = calendar
         self.kind = version

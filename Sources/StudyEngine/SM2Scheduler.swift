@@ -210,7 +210,7 @@ public struct SM2Scheduler: ReviewScheduler {
 
 extension Date {
     /// ISO 8601 in UTC with seconds, for messages.
-    var isoText: String {
+    package var isoText: String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: self)

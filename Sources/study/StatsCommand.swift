@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StudyEngine
+import StudyResearch
 import StudyProgress
 
 /// `study stats`: the due forecast, retention, streak and level; the Leitner calendar.

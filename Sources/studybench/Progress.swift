@@ -2,6 +2,7 @@ import CAssetPackSQLite
 import Foundation
 import StudyContent
 import StudyEngine
+import StudyResearch
 import StudyProgress
 
 /// Progress and sessions, side by side with SQLite's C API where there is a peer:

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import StudyContent
 import StudyEngine
+import StudyResearch
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 import Foundation
+import StudyEngine
 
 /// A learner's review log: one row per review, in time order (the format of py-fsrs's
 /// `review-log-12k.csv`: `card_id,review_rating,review_time,review_duration`).
