@@ -46,6 +46,22 @@ extension ProgressStore {
         }
     }
 
+    /// Whether the file's schema was written by a newer version (a migration this one does not know).
+    private static func hasNewerSchema(_ path: String, readonly: Bool) throws -> Bool {
+        var configuration = Configuration()
+        configuration.readonly = readonly
+        configuration.busyMode = .timeout(30)
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        // Another process may be creating this file right now. Tables are only ever added, so
+        // once grdb_migrations is seen its SELECT cannot fail; asked the other way round (GRDB's
+        // order), the table can appear between the failed SELECT and the check.
+        let superseded = try queue.read { db in
+            try db.tableExists("grdb_migrations") && migrator.hasBeenSuperseded(db)
+        }
+        try queue.close()
+        return superseded
+    }
+
     /// Refuses, before SQLite touches anything, a folder, a file or folder that cannot be written,
     /// a file that is not a database, and a database from a newer schema.
     static func checkBeforeOpening(_ path: String) throws(ProgressError) {
@@ -66,17 +82,15 @@ extension ProgressStore {
                 throw ProgressError(.damagedDatabase, path: path, "not an SQLite database (its first bytes are not SQLite's header)")
             }
             do {
-                var configuration = Configuration()
-                configuration.readonly = true
-                configuration.busyMode = .timeout(30)
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
-                // Another process may be creating this file right now. Tables are only ever added,
-                // so once grdb_migrations is seen its SELECT cannot fail; asked the other way round
-                // (GRDB's order), the table can appear between the failed SELECT and the check.
-                let superseded = try queue.read { db in
-                    try db.tableExists("grdb_migrations") && migrator.hasBeenSuperseded(db)
+                let superseded: Bool
+                do {
+                    superseded = try hasNewerSchema(path, readonly: true)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+                    // A process killed while writing left a WAL whose index must be rebuilt before
+                    // anyone reads, which a read-only connection cannot do (SQLITE_READONLY_RECOVERY):
+                    // ask again on a read-write connection, which rebuilds the index and writes no page.
+                    superseded = try hasNewerSchema(path, readonly: false)
                 }
-                try queue.close()
                 if superseded {
                     throw ProgressError(.newerSchema, path: path, "written by a newer version of this library; open it with that version")
                 }
