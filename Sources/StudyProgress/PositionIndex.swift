@@ -28,9 +28,9 @@ struct PositionIndex: Sendable {
 
     /// The tag of each key number.
     private var tags: [Int64] = []
-    /// Open addressing by tag: the key number in each slot, −1 for an empty slot, −2 where two
-    /// keys share a tag (those are looked up by their bytes).
-    private var tagSlots: [Int32]
+    /// Open addressing by tag: each slot's tag beside its key number (one cache line per probe),
+    /// number −1 for an empty slot, −2 where two keys share a tag (those are looked up by their bytes).
+    private var tagSlots: [(tag: Int64, number: Int32)]
     /// Every key's bytes, `id 0x1F direction`, one after another.
     private var bytes: [UInt8] = []
     /// Where key n starts in ``bytes``; one more entry than there are keys.
@@ -44,7 +44,7 @@ struct PositionIndex: Sendable {
         var capacity = 16
         while capacity < keys.count * 2 { capacity *= 2 }
         slots = Array(repeating: -1, count: capacity)
-        tagSlots = Array(repeating: -1, count: capacity)
+        tagSlots = Array(repeating: (0, -1), count: capacity)
         mask = capacity - 1
         bytes.reserveCapacity(keys.count * 8)
         starts.reserveCapacity(keys.count + 1)
@@ -67,11 +67,11 @@ struct PositionIndex: Sendable {
         }] == Int32(truncatingIfNeeded: number) {
             // Only the first item with a key is placed; its tag goes in once.
             var index = tagSlot(tags[number])
-            while tagSlots[index] >= 0 && tags[Int(tagSlots[index])] != tags[number] { index = (index + 1) & mask }
-            if tagSlots[index] == -1 {
-                tagSlots[index] = Int32(truncatingIfNeeded: number)
-            } else if tagSlots[index] >= 0 {
-                tagSlots[index] = -2
+            while tagSlots[index].number >= 0 && tagSlots[index].tag != tags[number] { index = (index + 1) & mask }
+            if tagSlots[index].number == -1 {
+                tagSlots[index] = (tags[number], Int32(truncatingIfNeeded: number))
+            } else if tagSlots[index].number >= 0 {
+                tagSlots[index].number = -2
             }
         }
     }
@@ -87,9 +87,10 @@ struct PositionIndex: Sendable {
     func position(tag: Int64) -> Int?? {
         var index = tagSlot(tag)
         while true {
-            let number = Int(tagSlots[index])
+            let slot = tagSlots[index]
+            let number = Int(slot.number)
             if number == -1 { return .some(nil) }
-            if number >= 0 && tags[number] == tag { return .some(number) }
+            if number >= 0 && slot.tag == tag { return .some(number) }
             if number == -2 { return nil }
             index = (index + 1) & mask
         }
