@@ -6,7 +6,7 @@ import Foundation
 /// the time and the random source are arguments, so the same inputs always give the same result.
 /// Card states are plain `Codable` values an app stores per item.
 ///
-/// A scheduler owns everything its kind means: the answers it takes (``validate(_:)-(Answer)``,
+/// A scheduler owns everything its kind means: the answers it takes (`validate(_ answer:)`,
 /// ``answer(forCardGrade:)``, ``recalled(_:)``), the order of its reviews (``reviewOrder``), and,
 /// through its ``SchedulerState``, an item's level, the stability that orders reviews and whether
 /// load balancing may move its due day. Adding a scheduler is its file and one line in
