@@ -25,6 +25,7 @@ public struct ItemKey: Sendable, Hashable, Comparable, Codable, CustomStringConv
     /// `source/item` or `source/item:direction`.
     public var description: String { direction.isEmpty ? "\(source)/\(item)" : "\(source)/\(item):\(direction)" }
 
+    /// Orders keys by source, then item, then direction.
     public static func < (lhs: ItemKey, rhs: ItemKey) -> Bool {
         (lhs.source, lhs.item, lhs.direction) < (rhs.source, rhs.item, rhs.direction)
     }
