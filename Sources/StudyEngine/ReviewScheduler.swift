@@ -27,7 +27,7 @@ public protocol ReviewScheduler: Sendable {
     /// The learner answered the item at `moment`: its new state and when it is due next.
     ///
     /// Throws for an answer this scheduler does not take, a grade out of range, or a state that
-    /// fails ``validate(_:)``; never traps. A clock earlier than the last review never yields a
+    /// fails ``validate(_:)-(Self.State)``; never traps. A clock earlier than the last review never yields a
     /// negative interval.
     func review<Random: RandomNumberGenerator>(
         _ state: State, answer: Answer, at moment: StudyMoment, random: inout Random

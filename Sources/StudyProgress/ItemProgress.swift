@@ -93,7 +93,7 @@ public struct ReviewRecord: Sendable, Hashable {
 
 extension Answer {
     /// Recalled or not, for retention figures, as the scheduler `kind` counts it
-    /// (``StudyEngine/ReviewScheduler/recalled(_:)``): an FSRS grade above Again, an SM-2 grade of
+    /// (`ReviewScheduler/recalled(_:)`): an FSRS grade above Again, an SM-2 grade of
     /// 3 or more, right, a multiple-choice answer right on any try.
     public func recalled(by kind: SchedulerKind) -> Bool {
         AnyScheduler.standard(kind, fuzz: false).recalled(self)

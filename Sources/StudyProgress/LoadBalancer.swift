@@ -16,7 +16,7 @@ public struct LoadBalancer: Sendable {
     /// A balancer counting days on `calendar`.
     public init(calendar: LearnerCalendar) { self.calendar = calendar }
 
-    /// The days an interval of `days` may move to: Anki's fuzz range (``StudyEngine/FSRSFuzz``),
+    /// The days an interval of `days` may move to: Anki's fuzz range (`FSRSFuzz`),
     /// never below 2 days; none below 3 days.
     public static func range(forDays days: Int) -> ClosedRange<Int> {
         guard days >= 3 else { return days...days }
@@ -39,7 +39,7 @@ public struct LoadBalancer: Sendable {
     }
 
     /// Moves a whole-day due of 3 days or more to the least busy day of its range, where the
-    /// state's scheduler lets its due day move (``StudyEngine/SchedulerState/rescheduled(to:)``).
+    /// state's scheduler lets its due day move (`SchedulerState/rescheduled(to:)`).
     func balance(_ scheduled: Scheduled<CardState>, source: String, at moment: Date, db: Database) throws -> Scheduled<CardState> {
         guard case .days(let days) = scheduled.interval, days >= 3, scheduled.state.rescheduled(to: moment) != nil else { return scheduled }
         let range = Self.range(forDays: days)

@@ -12,7 +12,7 @@ import StudyEngine
 /// time, and an append-only log of every answer.
 ///
 /// The file is in WAL mode with `synchronous = FULL`: each answer is one transaction, on disk when
-/// ``record(_:answer:at:duration:scheduler:sessionDay:balance:)`` returns, and a process killed at
+/// ``record(_:answer:at:duration:scheduler:sessionDay:balance:position:)`` returns, and a process killed at
 /// any moment leaves the database as it was before or after that answer. Two processes on one file
 /// wait for each other (a busy timeout), never fail. The schema is versioned with GRDB's migrator;
 /// a file from a newer schema, or one that is not a database, is an error and stays untouched.

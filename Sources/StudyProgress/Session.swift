@@ -237,7 +237,7 @@ public final class StudySession {
     }
 
     /// Records a self-graded card's button (Again, Hard, Good, Easy) as the answer the item's
-    /// scheduler makes of it (``StudyEngine/ReviewScheduler/answer(forCardGrade:)``), and moves on
+    /// scheduler makes of it (`ReviewScheduler/answer(forCardGrade:)`), and moves on
     /// as ``answer(_:duration:at:)`` does. The item's row is read once, in the answer's transaction.
     @discardableResult
     public func answer(cardGrade grade: FSRSRating, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {

@@ -3,7 +3,7 @@ import StudyEngine
 
 /// A learner's level over a deck's items, from their progress.
 ///
-/// An item's level is what its scheduler's state says (``StudyEngine/SchedulerState/level(due:lastReview:)``);
+/// An item's level is what its scheduler's state says (`SchedulerState/level(due:lastReview:)`);
 /// an unseen item is novice. The learner's level is the highest level that at least half of the
 /// deck's items have reached.
 extension LearnerLevel {
