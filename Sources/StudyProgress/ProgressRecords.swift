@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import StudyEngine
 
-// Records: how an item row and a review row read and write (JSON states, dates as seconds).
+// Records: how an item row and a review row read (GRDB records) and write (JSON states, dates as
+// seconds).
 
 extension ProgressStore {
     static var encoder: JSONEncoder {
@@ -51,8 +52,18 @@ extension ProgressStore {
                 progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key),
             ])
     }
+}
 
-    static func progress(_ row: Row) throws -> ItemProgress {
+/// An `item` row, as GRDB reads it: one item's progress, its state decoded from JSON.
+struct ItemRow: FetchableRecord, TableRecord {
+    /// The table.
+    static let databaseTableName = "item"
+    /// The progress the row holds.
+    var progress: ItemProgress
+
+    /// Reads the row; a state that does not decode is a damaged database.
+    init(row: Row) throws {
+        let decoder = ProgressStore.decoder
         let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
         let stateText: String = row["state"]
         let state: CardState
@@ -70,13 +81,24 @@ extension ProgressStore {
             due = .never
         }
         let last: Double? = row["lastReview"]
-        return ItemProgress(
+        progress = ItemProgress(
             key: key, state: state, due: due, introduced: Date(timeIntervalSince1970: row["introduced"]),
             lastReview: last.map(Date.init(timeIntervalSince1970:)), reviews: row["reviews"], lapses: row["lapses"],
             orphan: row["orphan"])
     }
 
-    static func record(_ row: Row) throws -> ReviewRecord {
+}
+
+/// A `review` row, as GRDB reads it: one answer in the log, with the progress before and after.
+struct ReviewRow: FetchableRecord, TableRecord {
+    /// The table.
+    static let databaseTableName = "review"
+    /// The answer the row holds.
+    var record: ReviewRecord
+
+    /// Reads the row; a column that does not decode is a damaged database.
+    init(row: Row) throws {
+        let decoder = ProgressStore.decoder
         let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
         func decode<T: Decodable>(_ type: T.Type, _ column: String) throws -> T {
             let text: String = row[column]
@@ -87,22 +109,21 @@ extension ProgressStore {
             }
         }
         let beforeText: String? = row["before"]
-        return ReviewRecord(
+        record = ReviewRecord(
             id: row["id"], key: key, at: Date(timeIntervalSince1970: row["at"]), answer: try decode(Answer.self, "answer"),
             duration: Double(row["durationMs"] as Int) / 1000,
             before: beforeText == nil ? nil : try decode(ItemProgress.self, "before"),
             after: try decode(ItemProgress.self, "after"), recalled: row["recalled"], undone: row["undone"])
     }
-
 }
 
 extension ProgressStore {
     /// One item's row as progress, `nil` if the learner has not seen it: the one read of the row
     /// an answer makes.
     static func itemProgress(_ db: Database, _ key: ItemKey) throws -> ItemProgress? {
-        try Row.fetchOne(
+        try ItemRow.fetchOne(
             db, sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?",
             arguments: [key.source, key.item, key.direction]
-        ).map(progress)
+        )?.progress
     }
 }

@@ -55,11 +55,8 @@ public final class ProgressStore: Sendable {
     public func items(source: String) throws(ProgressError) -> [ItemKey: ItemProgress] {
         try read { db in
             var result: [ItemKey: ItemProgress] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item WHERE source = ?", arguments: [source])
-            while let row = try rows.next() {
-                let progress = try Self.progress(row)
-                result[progress.key] = progress
-            }
+            let rows = try ItemRow.fetchCursor(db, sql: "SELECT * FROM item WHERE source = ?", arguments: [source])
+            while let row = try rows.next() { result[row.progress.key] = row.progress }
             return result
         }
     }
@@ -101,7 +98,7 @@ public final class ProgressStore: Sendable {
     public func reviews(source: String, since start: Date = .distantPast, includingUndone: Bool = false) throws(ProgressError) -> [ReviewRecord] {
         try read { db in
             let sql = "SELECT * FROM review WHERE source = ? AND at >= ?" + (includingUndone ? "" : " AND undone = 0") + " ORDER BY id"
-            return try Row.fetchAll(db, sql: sql, arguments: [source, start.timeIntervalSince1970]).map(Self.record)
+            return try ReviewRow.fetchAll(db, sql: sql, arguments: [source, start.timeIntervalSince1970]).map(\.record)
         }
     }
 
@@ -206,12 +203,11 @@ public final class ProgressStore: Sendable {
     @discardableResult
     func undoLast(source: String, place: (ItemKey) -> Int?) throws(ProgressError) -> ReviewRecord {
         try write { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM review WHERE source = ? AND undone = 0 ORDER BY id DESC LIMIT 1", arguments: [source])
-            else {
+            guard let record = try ReviewRow.fetchOne(
+                db, sql: "SELECT * FROM review WHERE source = ? AND undone = 0 ORDER BY id DESC LIMIT 1", arguments: [source]
+            )?.record else {
                 throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
             }
-            let record = try Self.record(row)
             if let before = record.before {
                 try Self.save(before, db: db)
             } else {
