@@ -13,6 +13,9 @@ let package = Package(
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .library(name: "StudyProgress", targets: ["StudyProgress"]),
+        // Research equipment, not for apps: review-log evaluation, training, simulation (the study
+        // tool and the benchmarks use it). It adds no dependency to what StudyEngine needs.
+        .library(name: "StudyResearch", targets: ["StudyResearch"]),
         .executable(name: "packtool", targets: ["packtool"]),
         .executable(name: "study", targets: ["study"]),
         // Packing as a build step: every Packs/NAME/ folder of a target becomes NAME.pack.
@@ -85,6 +88,9 @@ let package = Package(
         .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting", "TestSupport"]),
         // The study engine: schedulers, review-log evaluation and training; Foundation only.
         .target(name: "StudyEngine"),
+        // Research equipment no app calls: review-log evaluation, training, simulation. Used by the
+        // study CLI, the benchmark and the tests; not a product.
+        .target(name: "StudyResearch", dependencies: ["StudyEngine"]),
         // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn
         // from a deck or bank of the mounted packs.
         .target(
@@ -97,19 +103,19 @@ let package = Package(
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "StudyEngineTests",
-            dependencies: ["StudyEngine", "study", "TestSupport"],
+            dependencies: ["StudyEngine", "StudyResearch", "study", "TestSupport"],
             exclude: ["Fixtures", "fsrs_oracle.py"]
         ),
         .testTarget(
             name: "StudyProgressTests",
             dependencies: [
-                "StudyProgress", "StudyEngine", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
+                "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),

@@ -2,7 +2,7 @@ import Foundation
 
 /// A number FSRS's formulas can run on: `Double` for scheduling, ``FSRSDual`` for training
 /// (the value with its gradient over the 21 parameters), so both share one copy of the formulas.
-protocol FSRSScalar {
+package protocol FSRSScalar {
     var value: Double { get }
     init(constant: Double)
     static func + (a: Self, b: Self) -> Self
@@ -17,43 +17,43 @@ protocol FSRSScalar {
 }
 
 extension FSRSScalar {
-    static func + (a: Self, b: Double) -> Self { a + Self(constant: b) }
-    static func - (a: Self, b: Double) -> Self { a - Self(constant: b) }
-    static func * (a: Self, b: Double) -> Self { a * Self(constant: b) }
-    static func - (a: Double, b: Self) -> Self { Self(constant: a) - b }
-    static func * (a: Double, b: Self) -> Self { Self(constant: a) * b }
+    package static func + (a: Self, b: Double) -> Self { a + Self(constant: b) }
+    package static func - (a: Self, b: Double) -> Self { a - Self(constant: b) }
+    package static func * (a: Self, b: Double) -> Self { a * Self(constant: b) }
+    package static func - (a: Double, b: Self) -> Self { Self(constant: a) - b }
+    package static func * (a: Double, b: Self) -> Self { Self(constant: a) * b }
 
     /// Clamped to [low, high]; at a bound the gradient is zero, as `torch.clamp` gives.
-    func clamped(_ low: Double, _ high: Double) -> Self {
+    package func clamped(_ low: Double, _ high: Double) -> Self {
         if value < low { return Self(constant: low) }
         if value > high { return Self(constant: high) }
         return self
     }
 
     /// At least `low` (gradient zero below it).
-    func atLeast(_ low: Double) -> Self { value < low ? Self(constant: low) : self }
+    package func atLeast(_ low: Double) -> Self { value < low ? Self(constant: low) : self }
 }
 
 extension Double: FSRSScalar {
-    var value: Double { self }
-    init(constant: Double) { self = constant }
-    static func exp(_ x: Double) -> Double { Foundation.exp(x) }
-    static func power(_ base: Double, _ exponent: Double) -> Double { pow(base, exponent) }
-    static func constant(_ x: Double) -> Double { x }
+    package var value: Double { self }
+    package init(constant: Double) { self = constant }
+    package static func exp(_ x: Double) -> Double { Foundation.exp(x) }
+    package static func power(_ base: Double, _ exponent: Double) -> Double { pow(base, exponent) }
+    package static func constant(_ x: Double) -> Double { x }
 }
 
 /// FSRS-6's formulas (fsrs4anki wiki, "The Algorithm"), in the form py-fsrs 6.3.2 computes them.
-struct FSRSMath<Scalar: FSRSScalar> {
-    let w: [Scalar]
-    let decay: Scalar
-    let factor: Scalar
+package struct FSRSMath<Scalar: FSRSScalar> {
+    package let w: [Scalar]
+    package let decay: Scalar
+    package let factor: Scalar
     /// Terms that depend on the parameters alone, computed once: e^w8, D0(Easy) unclamped,
     /// e^(w17·w18).
-    let expW8: Scalar
-    let easyDifficulty: Scalar
-    let expW17W18: Scalar
+    package let expW8: Scalar
+    package let easyDifficulty: Scalar
+    package let expW17W18: Scalar
 
-    init(_ w: [Scalar]) {
+    package init(_ w: [Scalar]) {
         self.w = w
         decay = Scalar(constant: 0) - w[20]
         factor = Scalar.power(Scalar(constant: 0.9), Scalar(constant: 1) / decay) - 1
@@ -63,24 +63,24 @@ struct FSRSMath<Scalar: FSRSScalar> {
     }
 
     /// R(t, S) = (1 + FACTOR·t/S)^decay for t whole days (negative t counts as 0).
-    func retrievability(elapsedDays: Int, stability: Scalar) -> Scalar {
+    package func retrievability(elapsedDays: Int, stability: Scalar) -> Scalar {
         let t = Double(max(0, elapsedDays))
         return Scalar.power(factor * t / stability + 1, decay)
     }
 
     /// S0(G) = w[G−1].
-    func initialStability(_ rating: FSRSRating) -> Scalar {
+    package func initialStability(_ rating: FSRSRating) -> Scalar {
         w[rating.rawValue - 1].atLeast(FSRSParameters.minimumStability)
     }
 
     /// D0(G) = w4 − e^(w5·(G−1)) + 1, clamped to [1, 10] when asked.
-    func initialDifficulty(_ rating: FSRSRating, clamp: Bool) -> Scalar {
+    package func initialDifficulty(_ rating: FSRSRating, clamp: Bool) -> Scalar {
         let d = w[4] - Scalar.exp(w[5] * Double(rating.rawValue - 1)) + 1
         return clamp ? d.clamped(1, 10) : d
     }
 
     /// D' = w7·D0(4) + (1−w7)·(D + ΔD·(10−D)/9), ΔD = −w6·(G−3), clamped to [1, 10].
-    func nextDifficulty(_ d: Scalar, _ rating: FSRSRating) -> Scalar {
+    package func nextDifficulty(_ d: Scalar, _ rating: FSRSRating) -> Scalar {
         let easy = easyDifficulty
         let delta = Scalar(constant: 0) - w[6] * Double(rating.rawValue - 3)
         let damped = d + (10 - d) * delta / Scalar(constant: 9)
@@ -88,14 +88,14 @@ struct FSRSMath<Scalar: FSRSScalar> {
     }
 
     /// Same-day review: S' = S·e^(w17·(G−3+w18))·S^(−w19), the factor at least 1 for G ≥ 3.
-    func shortTermStability(_ s: Scalar, _ rating: FSRSRating) -> Scalar {
+    package func shortTermStability(_ s: Scalar, _ rating: FSRSRating) -> Scalar {
         var increase = Scalar.exp(w[17] * (w[18] + Double(rating.rawValue - 3))) * Scalar.power(s, Scalar(constant: 0) - w[19])
         if rating != .again { increase = increase.atLeast(1) }
         return (s * increase).atLeast(FSRSParameters.minimumStability)
     }
 
     /// The stability after a review at least a day after the last one.
-    func nextStability(difficulty d: Scalar, stability s: Scalar, retrievability r: Scalar, rating: FSRSRating) -> Scalar {
+    package func nextStability(difficulty d: Scalar, stability s: Scalar, retrievability r: Scalar, rating: FSRSRating) -> Scalar {
         let next: Scalar
         if rating == .again {
             // min(w11·D^(−w12)·((S+1)^w13 − 1)·e^(w14·(1−R)), S / e^(w17·w18))
@@ -117,7 +117,7 @@ struct FSRSMath<Scalar: FSRSScalar> {
     /// The memory state after a review: the first review sets S0 and D0, a review less than a
     /// whole day after the last uses the same-day formula, any other the recall/forget formula.
     /// `elapsedDays` is `nil` for the first review.
-    func update(stability: Scalar?, difficulty: Scalar?, elapsedDays: Int?, rating: FSRSRating) -> (Scalar, Scalar) {
+    package func update(stability: Scalar?, difficulty: Scalar?, elapsedDays: Int?, rating: FSRSRating) -> (Scalar, Scalar) {
         guard let s = stability, let d = difficulty else {
             return (initialStability(rating), initialDifficulty(rating, clamp: true))
         }
@@ -134,12 +134,12 @@ extension FSRSMath: Sendable where Scalar: Sendable {}
 
 extension FSRSMath where Scalar == Double {
     /// r^(1/decay) − 1 for desired retention r, the constant part of the interval.
-    func retentionTerm(_ desiredRetention: Double) -> Double {
+    package func retentionTerm(_ desiredRetention: Double) -> Double {
         pow(desiredRetention, 1 / decay) - 1
     }
 
     /// The unrounded interval S/FACTOR·(r^(1/decay) − 1), given ``retentionTerm(_:)``.
-    func rawInterval(stability: Double, retentionTerm: Double) -> Double {
+    package func rawInterval(stability: Double, retentionTerm: Double) -> Double {
         (stability / factor) * retentionTerm
     }
 }

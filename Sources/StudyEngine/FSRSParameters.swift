@@ -70,10 +70,10 @@ public struct FSRSParameters: Sendable, Hashable, Codable, CustomStringConvertib
         self.values = values
     }
 
-    init(unchecked values: [Double]) { self.values = values }
+    package init(unchecked values: [Double]) { self.values = values }
 
     /// Clamps each value into its bounds (what training does after every step).
-    static func clamped(_ values: [Double]) -> [Double] {
+    package static func clamped(_ values: [Double]) -> [Double] {
         values.indices.map { min(upperBounds[$0], max(lowerBounds[$0], values[$0])) }
     }
 

@@ -88,13 +88,24 @@ public struct FSRSScheduler: ReviewScheduler {
         FSRSScheduler(trusted: Configuration(parameters: .fsrs5Defaults, fuzz: fuzz), calendar: calendar, version: .fsrs5)
     }
 
-    init(trusted configuration: Configuration, calendar: LearnerCalendar, version: SchedulerKind) {
+    package init(trusted configuration: Configuration, calendar: LearnerCalendar, version: SchedulerKind) {
         self.configuration = configuration
         self.calendar = calendar
         self.kind = version
         math = FSRSMath(configuration.parameters.values)
         retentionTerm = math.retentionTerm(configuration.desiredRetention)
     }
+
+    /// A grade 1–4 or a multiple-choice result.
+    public func validate(_ answer: Answer) throws(StudyEngineError) {
+        _ = try answer.fsrsRating(scheduler: kind.rawValue)
+    }
+
+    /// The card's button is the rating.
+    public func answer(forCardGrade grade: FSRSRating) -> Answer { .grade(grade.rawValue) }
+
+    /// Lowest predicted recall first.
+    public var reviewOrder: ReviewOrder { .lowestPredictedRecall }
 
     /// Learning, step 0, no memory state yet, due at `moment`.
     public func newState(at moment: StudyMoment) -> FSRSState {
@@ -228,7 +239,7 @@ enum FSRSWait {
 }
 
 /// An FSRS card: its phase, step, memory state (stability S, difficulty D) and due time.
-public struct FSRSState: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct FSRSState: SchedulerState {
     /// Where the card is in its life.
     public enum Phase: String, Sendable, Hashable, Codable {
         /// New or in its learning steps.
@@ -260,6 +271,16 @@ public struct FSRSState: Sendable, Hashable, Codable, CustomStringConvertible {
         self.difficulty = difficulty
         self.lastReview = lastReview
         self.due = due
+    }
+
+    /// The stability orders reviews by predicted recall.
+    public var orderingStability: Double? { stability }
+
+    /// Load balancing may move an FSRS due day inside its fuzz range.
+    public func rescheduled(to date: Date) -> FSRSState? {
+        var moved = self
+        moved.due = date
+        return moved
     }
 
     /// `review S=2.3065 D=2.1181` (or `learning step 1 …`).
@@ -313,4 +334,11 @@ public enum FSRSFuzz {
         let value = (Double(lower) + factor * Double(1 + upper - lower)).rounded(.down)
         return min(upper, max(lower, Int(value)))
     }
+}
+
+extension SchedulerKind {
+    /// FSRS-6.
+    public static let fsrs6 = SchedulerKind(declaring: "fsrs6")
+    /// FSRS-5 (FSRS-6 with w19 = 0 and w20 = 0.5).
+    public static let fsrs5 = SchedulerKind(declaring: "fsrs5")
 }

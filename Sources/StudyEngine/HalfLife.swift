@@ -23,7 +23,7 @@ public enum HalfLifeCurve {
 /// capped at ``maximumHalfLife`` so doubling never overflows a date.
 public struct HalfLifeScheduler: ReviewScheduler {
     /// An item's half-life.
-    public struct State: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct State: SchedulerState {
         /// h in days (0 after a wrong answer).
         public var halfLifeDays: Int
         /// The last practice.
@@ -95,4 +95,9 @@ public struct HalfLifeScheduler: ReviewScheduler {
         next.due = calendar.adding(days: next.halfLifeDays, to: moment.date)
         return Scheduled(state: next, due: .date(next.due), interval: .days(next.halfLifeDays))
     }
+}
+
+extension SchedulerKind {
+    /// The driving app's half-life model.
+    public static let halfLife = SchedulerKind(declaring: "half-life")
 }

@@ -10,7 +10,7 @@ import Foundation
 /// wall clock, so a learner back from a week off gets the next day's set, not a pile.
 public struct LeitnerScheduler: ReviewScheduler {
     /// An item's Leitner state.
-    public struct State: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct State: SchedulerState {
         /// 1 to 7.
         public var level: Int
         /// Right at level 7: never reviewed again.
@@ -26,6 +26,11 @@ public struct LeitnerScheduler: ReviewScheduler {
             self.retired = retired
             self.dueSessionDay = dueSessionDay
             self.lastSessionDay = lastSessionDay
+        }
+
+        /// Levels 1–2 beginner, 3–4 intermediate, 5–6 advanced, 7 or retired master.
+        public func level(due: Due, lastReview: Date?) -> LearnerLevel {
+            retired ? .master : [.beginner, .beginner, .intermediate, .intermediate, .advanced, .advanced, .master][min(max(level, 1), 7) - 1]
         }
 
         /// `level 3` or `retired`.
@@ -118,7 +123,7 @@ public struct LeitnerScheduler: ReviewScheduler {
 /// review. The other common reading of Leitner, named as such; right in box 7 retires the item.
 public struct WallClockLeitnerScheduler: ReviewScheduler {
     /// An item's box.
-    public struct State: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct State: SchedulerState {
         /// 1 to 7.
         public var box: Int
         /// Right in box 7: never reviewed again.
@@ -185,4 +190,11 @@ public struct WallClockLeitnerScheduler: ReviewScheduler {
         next.due = calendar.adding(days: days, to: moment.date)
         return Scheduled(state: next, due: .date(next.due), interval: .days(days))
     }
+}
+
+extension SchedulerKind {
+    /// Leitner, seven levels on the 64-day session calendar.
+    public static let leitner = SchedulerKind(declaring: "leitner")
+    /// Leitner, seven boxes, box k due 2^(k−1) calendar days after its last review.
+    public static let leitnerWallClock = SchedulerKind(declaring: "leitner-wallclock")
 }

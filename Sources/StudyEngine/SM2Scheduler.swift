@@ -24,7 +24,7 @@ public struct SM2Scheduler: ReviewScheduler {
     }
 
     /// An item's SM-2 state.
-    public struct State: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct State: SchedulerState {
         /// n: the passing repetitions since the item was learned or last forgotten.
         public var repetitions: Int
         /// EF × 100 (250 for a new item, at least 130).
@@ -46,6 +46,13 @@ public struct SM2Scheduler: ReviewScheduler {
             self.lastReview = lastReview
             self.due = due
             self.repeatToday = repeatToday
+        }
+
+        /// Load balancing may move an SM-2 due day inside its fuzz range.
+        public func rescheduled(to date: Date) -> State? {
+            var moved = self
+            moved.due = date
+            return moved
         }
 
         /// `n=3 EF=2.50 I=15d` (and `repeat today` when a same-day repeat is owed).
@@ -71,6 +78,26 @@ public struct SM2Scheduler: ReviewScheduler {
 
     /// ``SchedulerKind/sm2``.
     public var kind: SchedulerKind { .sm2 }
+
+    /// A grade 0–5 or a multiple-choice result.
+    public func validate(_ answer: Answer) throws(StudyEngineError) {
+        _ = try answer.sm2Grade(scheduler: kind.rawValue)
+    }
+
+    /// Again, Hard, Good, Easy as q = 1, 3, 4, 5.
+    public func answer(forCardGrade grade: FSRSRating) -> Answer {
+        .grade([1, 3, 4, 5][grade.rawValue - 1])
+    }
+
+    /// A grade of 3 or more (a pass in SM-2), right, or a multiple-choice answer right on any try.
+    public func recalled(_ answer: Answer) -> Bool {
+        switch answer {
+        case .grade(let q): q >= 3
+        case .right: true
+        case .wrong, .incorrect: false
+        case .multipleChoice(let result): result.isRight
+        }
+    }
 
     /// n = 0, EF = 2.50, due at `moment`.
     public func newState(at moment: StudyMoment) -> State {
@@ -183,9 +210,14 @@ public struct SM2Scheduler: ReviewScheduler {
 
 extension Date {
     /// ISO 8601 in UTC with seconds, for messages.
-    var isoText: String {
+    package var isoText: String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: self)
     }
+}
+
+extension SchedulerKind {
+    /// SM-2 (Woźniak 1990).
+    public static let sm2 = SchedulerKind(declaring: "sm2")
 }

@@ -25,7 +25,7 @@ public struct StagedScheduler: ReviewScheduler {
     }
 
     /// An item's stage.
-    public struct State: Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct State: SchedulerState {
         /// 0 (lesson pending) to 9 (burned).
         public var stage: Int
         /// The last answer.
@@ -38,6 +38,18 @@ public struct StagedScheduler: ReviewScheduler {
             self.stage = stage
             self.lastReview = lastReview
             self.due = due
+        }
+
+        /// By group: Lesson novice, Apprentice beginner, Guru intermediate, Master advanced,
+        /// Enlightened and Burned master.
+        public func level(due: Due, lastReview: Date?) -> LearnerLevel {
+            switch StagedScheduler.group(ofStage: stage) {
+            case .lesson: .novice
+            case .apprentice: .beginner
+            case .guru: .intermediate
+            case .master: .advanced
+            case .enlightened, .burned: .master
+            }
         }
 
         /// `stage 5 (Guru 1)`.
@@ -54,6 +66,15 @@ public struct StagedScheduler: ReviewScheduler {
 
     /// ``SchedulerKind/staged``.
     public var kind: SchedulerKind { .staged }
+
+    /// Right, wrong, a count of wrong answers (at least 1) or a multiple-choice result.
+    public func validate(_ answer: Answer) throws(StudyEngineError) {
+        switch answer {
+        case .grade: _ = try answer.isRight(scheduler: kind.rawValue)
+        case .incorrect(let count) where count < 1: _ = try answer.isRight(scheduler: kind.rawValue)
+        default: break
+        }
+    }
 
     /// The group of `stage`.
     public static func group(ofStage stage: Int) -> Group {
@@ -136,4 +157,9 @@ public struct StagedScheduler: ReviewScheduler {
         next.due = moment.date.addingTimeInterval(seconds)
         return Scheduled(state: next, due: .date(next.due), interval: .duration(seconds))
     }
+}
+
+extension SchedulerKind {
+    /// The WaniKani staged model: lessons, nine stages, hour waits.
+    public static let staged = SchedulerKind(declaring: "staged")
 }

@@ -70,7 +70,7 @@ public struct StudyEngineError: Error, Sendable, Hashable, CustomStringConvertib
     }
 
     /// The same error, placed in `file`.
-    func located(in file: String) -> StudyEngineError {
+    package func located(in file: String) -> StudyEngineError {
         var copy = self
         copy.file = file
         return copy

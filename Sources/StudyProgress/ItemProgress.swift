@@ -25,6 +25,7 @@ public struct ItemKey: Sendable, Hashable, Comparable, Codable, CustomStringConv
     /// `source/item` or `source/item:direction`.
     public var description: String { direction.isEmpty ? "\(source)/\(item)" : "\(source)/\(item):\(direction)" }
 
+    /// Orders keys by source, then item, then direction.
     public static func < (lhs: ItemKey, rhs: ItemKey) -> Bool {
         (lhs.source, lhs.item, lhs.direction) < (rhs.source, rhs.item, rhs.direction)
     }
@@ -64,13 +65,8 @@ public struct ItemProgress: Sendable, Hashable, Codable {
         self.orphan = orphan
     }
 
-    /// The FSRS stability in days, for ordering reviews by predicted recall.
-    var stability: Double? {
-        switch state {
-        case .fsrs6(let s), .fsrs5(let s): s.stability
-        default: nil
-        }
-    }
+    /// The stability in days that orders reviews by predicted recall (FSRS), as its scheduler says.
+    var stability: Double? { state.orderingStability }
 }
 
 /// One answer in the review log, with the item's progress before and after it.
@@ -96,14 +92,10 @@ public struct ReviewRecord: Sendable, Hashable {
 }
 
 extension Answer {
-    /// Recalled or not, for retention figures: an FSRS grade above Again, an SM-2 grade of 3 or
-    /// more, right, a multiple-choice answer right on any try.
-    public func recalled(by scheduler: SchedulerKind) -> Bool {
-        switch self {
-        case .grade(let g): g >= (scheduler == .sm2 ? 3 : 2)
-        case .right: true
-        case .wrong, .incorrect: false
-        case .multipleChoice(let result): result.isRight
-        }
+    /// Recalled or not, for retention figures, as the scheduler `kind` counts it
+    /// (`ReviewScheduler/recalled(_:)`): an FSRS grade above Again, an SM-2 grade of
+    /// 3 or more, right, a multiple-choice answer right on any try.
+    public func recalled(by kind: SchedulerKind) -> Bool {
+        AnyScheduler.standard(kind, fuzz: false).recalled(self)
     }
 }

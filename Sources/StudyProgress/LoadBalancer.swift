@@ -16,16 +16,12 @@ public struct LoadBalancer: Sendable {
     /// A balancer counting days on `calendar`.
     public init(calendar: LearnerCalendar) { self.calendar = calendar }
 
-    /// The days an interval of `days` may move to.
+    /// The days an interval of `days` may move to: Anki's fuzz range (`FSRSFuzz`),
+    /// never below 2 days; none below 3 days.
     public static func range(forDays days: Int) -> ClosedRange<Int> {
         guard days >= 3 else { return days...days }
-        let d = Double(days)
-        var delta = 1.0 + 0.15 * (min(d, 7) - 2.5)
-        delta += 0.1 * max(0, min(d, 20) - 7)
-        delta += 0.05 * max(0, d - 20)
-        let low = max(2, Int((d - delta).rounded()))
-        let high = max(low, Int((d + delta).rounded()))
-        return low...high
+        let bounds = FSRSFuzz.bounds(Double(days), minimum: 2, maximum: Int(Int32.max))
+        return bounds.lower...max(bounds.lower, bounds.upper)
     }
 
     /// Picks, inside the range, the day with the fewest due items given `load(day)`.
@@ -42,8 +38,10 @@ public struct LoadBalancer: Sendable {
         return best
     }
 
+    /// Moves a whole-day due of 3 days or more to the least busy day of its range, where the
+    /// state's scheduler lets its due day move (`SchedulerState/rescheduled(to:)`).
     func balance(_ scheduled: Scheduled<CardState>, source: String, at moment: Date, db: Database) throws -> Scheduled<CardState> {
-        guard case .days(let days) = scheduled.interval, days >= 3 else { return scheduled }
+        guard case .days(let days) = scheduled.interval, days >= 3, scheduled.state.rescheduled(to: moment) != nil else { return scheduled }
         let range = Self.range(forDays: days)
         let start = calendar.startOfDay(moment)
         let from = calendar.adding(days: range.lowerBound, to: start)
@@ -58,13 +56,7 @@ public struct LoadBalancer: Sendable {
         let chosen = Self.pick(days: days) { counts[$0] ?? 0 }
         guard chosen != days else { return scheduled }
         let due = calendar.adding(days: chosen, to: moment)
-        var state = scheduled.state
-        switch state {
-        case .fsrs6(var s): s.due = due; state = .fsrs6(s)
-        case .fsrs5(var s): s.due = due; state = .fsrs5(s)
-        case .sm2(var s): s.due = due; state = .sm2(s)
-        default: return scheduled
-        }
+        guard let state = scheduled.state.rescheduled(to: due) else { return scheduled }
         return Scheduled(state: state, due: .date(due), interval: .days(chosen))
     }
 }

@@ -86,7 +86,7 @@ public final class StudySession {
         self.calendar = calendar
         self.limits = limits
         balancer = balanceLoad ? LoadBalancer(calendar: calendar) : nil
-        try store.syncContent(source: material.source, fingerprint: material.fingerprint) { material.position(of: $0) }
+        try store.syncContent(source: material.source, fingerprint: material.fingerprint, places: material.index)
         let counter = try store.sessionDay(source: material.source)
         sessionDay = counter.day
         plan = try Self.plan(material: material, store: store, scheduler: scheduler, calendar: calendar, limits: limits, sessionDay: counter.day, now: now)
@@ -95,7 +95,8 @@ public final class StudySession {
         if pending.isEmpty { try store.completeSessionDay(source: material.source, on: calendar.dateString(now)) }
     }
 
-    /// Today's queue for `material` at `now`.
+    /// Today's queue for `material` at `now`. It only reads: the content sync and the answers
+    /// keep the new-item frontier, so planning twice gives the same plan and writes nothing.
     public static func plan(
         material: StudyMaterial, store: ProgressStore, scheduler: AnyScheduler, calendar: LearnerCalendar,
         limits: SessionLimits, sessionDay: Int? = nil, now: Date
@@ -113,24 +114,15 @@ public final class StudySession {
             touchedToday.insert(record.key.item)
         }
 
-        // The review round. Positions come from the rows when the last content sync saw this very
-        // content (no strings, no lookups); otherwise each key is looked up. Orphans and items
+        // The review round: each due row placed in the content by its key's bytes. Orphans and items
         // of other content are left out.
-        let synced = try store.contentFingerprint(source: source) == material.fingerprint
-        let rows = try store.dueColumns(source: source, before: tomorrow, sessionDay: sessionDay, keysOnlyWithoutPosition: synced)
+        let rows = try store.dueColumns(source: source, before: tomorrow, sessionDay: sessionDay, places: material.index)
         // (position, the row's index), in the order shown.
         var due: [(position: Int, index: Int)] = []
         due.reserveCapacity(rows.count)
-        for index in 0..<rows.count {
-            let stored = rows.position[index]
-            if synced, stored >= 0, stored < material.items.count {
-                due.append((stored, index))
-            } else if let key = rows.keys[index], let position = material.position(of: key) {
-                due.append((position, index))
-            }
-        }
-        if scheduler.kind == .fsrs6 || scheduler.kind == .fsrs5 {
-            // FSRS's R = (1 + f·t/S)^(−d) falls as t/S grows, with the same f and d for every item:
+        for index in 0..<rows.count { due.append((rows.position[index], index)) }
+        if scheduler.reviewOrder == .lowestPredictedRecall {
+            // R = (1 + f·t/S)^(−d) falls as t/S grows, with the same f and d for every item:
             // lowest predicted recall first is largest elapsed time over stability first (items in
             // learning, without a stability, before all), ties in content order. The sort key is
             // the ratio's bit pattern, inverted (a non-negative Double orders as its bits do).
@@ -180,14 +172,20 @@ public final class StudySession {
             // Items before the frontier have all been seen; from it, look each one up until the
             // day's new items are found (siblings of today's items are skipped, not counted).
             let frontier = min(try store.newFrontier(source: source, fingerprint: material.fingerprint), material.items.count)
+            // Far from the end, one read of every seen item's place beats a lookup per item.
+            let held = material.items.count - frontier > 512 ? try store.seenPlaces(source: source, places: material.index, count: material.items.count) : nil
             var start = frontier
-            var firstUnseen: Int?
             while new.count < newRoom, start < material.items.count {
                 let window = material.items[start..<min(start + 256, material.items.count)]
-                for offset in try store.unseen(window.lazy.map(\.key), limit: window.count) {
+                let unseen: [Int]
+                if let held {
+                    unseen = window.indices.filter { !held[$0] }.map { $0 - start }
+                } else {
+                    unseen = try store.unseen(window.lazy.map(\.key), limit: window.count)
+                }
+                for offset in unseen {
                     let position = start + offset
                     let item = material.items[position]
-                    if firstUnseen == nil { firstUnseen = position }
                     guard new.count < newRoom else { break }
                     if shown.contains(item.key.item) || touchedToday.contains(item.key.item) {
                         buried += 1
@@ -197,10 +195,6 @@ public final class StudySession {
                     shown.insert(item.key.item)
                 }
                 start = window.endIndex
-            }
-            let reached = firstUnseen ?? start
-            if reached > frontier {
-                try store.setNewFrontier(source: source, fingerprint: material.fingerprint, to: reached)
             }
         }
         return SessionPlan(
@@ -215,14 +209,19 @@ public final class StudySession {
     /// item due again today comes back at the end of the queue (at most ``maximumRepeats`` times).
     @discardableResult
     public func answer(_ answer: Answer, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
+        try self.answer(duration: duration, at: moment) { _ in answer }
+    }
+
+    /// Records the answer `makeAnswer` gives for the scheduler of the first item of the queue.
+    private func answer(duration: TimeInterval, at moment: Date, _ makeAnswer: (AnyScheduler) -> Answer) throws(ProgressError) -> ReviewRecord {
         guard let position = pending.first else {
             throw ProgressError(.invalidAnswer, path: store.path, "the session has no item left to answer")
         }
         let item = material.items[position]
-        let scheduler = try self.scheduler(for: item.key)
+        // The item's row is read once, inside the answer's transaction.
         let record = try store.record(
-            item.key, answer: answer, at: moment, duration: duration, scheduler: scheduler,
-            sessionDay: sessionDay, balance: balancer, position: position)
+            item.key, at: moment, duration: duration, sessionDay: sessionDay, balance: balancer, position: position,
+            scheduler: scheduler(forState:), answer: { makeAnswer($0) })
         pending.removeFirst()
         answered.append(record)
         if case .date(let due) = record.after.due, due < calendar.adding(days: 1, to: calendar.startOfDay(moment)),
@@ -237,6 +236,14 @@ public final class StudySession {
         return record
     }
 
+    /// Records a self-graded card's button (Again, Hard, Good, Easy) as the answer the item's
+    /// scheduler makes of it (`ReviewScheduler/answer(forCardGrade:)`), and moves on
+    /// as ``answer(_:duration:at:)`` does. The item's row is read once, in the answer's transaction.
+    @discardableResult
+    public func answer(cardGrade grade: FSRSRating, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
+        try answer(duration: duration, at: moment) { $0.answer(forCardGrade: grade) }
+    }
+
     /// Takes back this session's last answer: the item's progress is exactly what it was, and the
     /// item is first in the queue again.
     @discardableResult
@@ -245,7 +252,7 @@ public final class StudySession {
             throw ProgressError(.nothingToUndo, path: store.path, "no answer in this session to take back")
         }
         let item = material.items[position]
-        try store.undoLast(source: material.source)
+        try store.undoLast(source: material.source) { material.position(of: $0) }
         answered.removeLast()
         if let index = pending.lastIndex(of: position), repeats[item.key, default: 0] > 0 {
             pending.remove(at: index)
@@ -268,7 +275,12 @@ public final class StudySession {
     /// The scheduler for an item: the one that wrote its state (progress made with another
     /// scheduler keeps it), or the session's for a new item.
     public func scheduler(for key: ItemKey) throws(ProgressError) -> AnyScheduler {
-        guard let progress = try store.item(key), progress.state.kind != scheduler.kind else { return scheduler }
-        return AnyScheduler.standard(progress.state.kind, calendar: calendar, fuzz: false)
+        scheduler(forState: try store.item(key)?.state)
+    }
+
+    /// The scheduler for an item in `state` (`nil`: a new item).
+    func scheduler(forState state: CardState?) -> AnyScheduler {
+        guard let state, state.kind != scheduler.kind else { return scheduler }
+        return AnyScheduler.standard(state.kind, calendar: calendar, fuzz: false)
     }
 }

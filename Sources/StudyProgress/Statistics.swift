@@ -1,64 +1,19 @@
 import Foundation
 import StudyEngine
 
-/// A learner's level in a deck, novice to master, from the stages of its items.
+/// A learner's level over a deck's items, from their progress.
 ///
-/// An item's level: staged items by their group (Apprentice → beginner, Guru → intermediate,
-/// Master → advanced, Enlightened and Burned → master); Leitner items by level (1–2 beginner,
-/// 3–4 intermediate, 5–6 advanced, 7 or retired master); every other scheduler by the interval
-/// from the last review to the next due (under 7 days beginner, under 30 intermediate, under 120
-/// advanced, then master). An unseen item is novice. The learner's level is the highest level
-/// that at least half of the deck's items have reached.
-public enum LearnerLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
-    /// Not yet started.
-    case novice
-    /// Learning.
-    case beginner
-    /// Remembered for a week or more.
-    case intermediate
-    /// Remembered for a month or more.
-    case advanced
-    /// Remembered for four months or more.
-    case master
-
-    public static func < (lhs: LearnerLevel, rhs: LearnerLevel) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    /// `novice` … `master`.
-    public var description: String {
-        switch self {
-        case .novice: "novice"
-        case .beginner: "beginner"
-        case .intermediate: "intermediate"
-        case .advanced: "advanced"
-        case .master: "master"
-        }
-    }
-
+/// An item's level is what its scheduler's state says (`SchedulerState/level(due:lastReview:)`);
+/// an unseen item is novice. The learner's level is the highest level that at least half of the
+/// deck's items have reached.
+extension LearnerLevel {
     /// The level of one item's progress (`nil`: unseen).
     public init(_ progress: ItemProgress?) {
         guard let progress else {
             self = .novice
             return
         }
-        switch progress.state {
-        case .staged(let s):
-            switch StagedScheduler.group(ofStage: s.stage) {
-            case .lesson: self = .novice
-            case .apprentice: self = .beginner
-            case .guru: self = .intermediate
-            case .master: self = .advanced
-            case .enlightened, .burned: self = .master
-            }
-        case .leitner(let s):
-            self = s.retired ? .master : [.beginner, .beginner, .intermediate, .intermediate, .advanced, .advanced, .master][min(max(s.level, 1), 7) - 1]
-        default:
-            guard case .date(let due) = progress.due, let last = progress.lastReview else {
-                self = progress.due == .never ? .master : .beginner
-                return
-            }
-            let days = due.timeIntervalSince(last) / 86_400
-            self = days < 7 ? .beginner : days < 30 ? .intermediate : days < 120 ? .advanced : .master
-        }
+        self = progress.state.level(due: progress.due, lastReview: progress.lastReview)
     }
 
     /// The learner's level over `keys`: the highest level at least half of them have reached.
@@ -139,7 +94,7 @@ public struct LeitnerGrid: Sendable {
         var counts = Array(repeating: 0, count: LeitnerScheduler.levels)
         var retired = 0
         for item in progress.values where !item.orphan {
-            guard case .leitner(let s) = item.state else { continue }
+            guard let s = item.state.value(as: LeitnerScheduler.State.self) else { continue }
             if s.retired { retired += 1 } else { counts[min(max(s.level, 1), LeitnerScheduler.levels) - 1] += 1 }
         }
         self.counts = counts

@@ -62,7 +62,7 @@ public struct StudyMaterial: Sendable {
     public var items: [Item] {
         didSet {
             positions = Self.index(items)
-            compactPositions = Self.compactIndex(items)
+            index = PositionIndex(items.lazy.map(\.key))
             fingerprint = Self.fingerprint(items)
         }
     }
@@ -73,22 +73,13 @@ public struct StudyMaterial: Sendable {
     /// A digest of the item keys in order (FNV-1a, 64 bits): progress notices a content update by it.
     public private(set) var fingerprint = ""
 
-    /// The position of the item with this id and direction (one string hashed, not a whole key).
+    /// The position of the item with this id and direction (its bytes hashed, no key built).
     public func position(of key: ItemKey) -> Int? {
-        compactPositions[key.direction.isEmpty ? key.item : key.item + "\u{1F}" + key.direction]
+        index.position(of: key)
     }
 
-    private var compactPositions: [String: Int] = [:]
-
-    static func compactIndex(_ items: [Item]) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            let key = item.key.direction.isEmpty ? item.key.item : item.key.item + "\u{1F}" + item.key.direction
-            if positions[key] == nil { positions[key] = index }
-        }
-        return positions
-    }
+    /// The positions by the bytes of id and direction, for the queue and the content sync.
+    private(set) var index = PositionIndex([ItemKey]())
 
     static func index(_ items: [Item]) -> [ItemKey: Int] {
         var positions: [ItemKey: Int] = [:]
@@ -130,7 +121,7 @@ public struct StudyMaterial: Sendable {
         }
         self.items = items
         positions = Self.index(items)
-        compactPositions = Self.compactIndex(items)
+        index = PositionIndex(items.lazy.map(\.key))
         fingerprint = Self.fingerprint(items)
     }
 
@@ -153,7 +144,7 @@ public struct StudyMaterial: Sendable {
         }
         self.items = items
         positions = Self.index(items)
-        compactPositions = Self.compactIndex(items)
+        index = PositionIndex(items.lazy.map(\.key))
         fingerprint = Self.fingerprint(items)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StudyEngine
+import StudyResearch
 
 /// `study evaluate`: log loss, RMSE and AUC of every scheduler that predicts recall.
 struct Evaluate: ParsableCommand {

@@ -89,7 +89,10 @@ struct SessionCommand: ParsableCommand {
                 out("")
             }
             let asked = Date()
-            let answer: Answer
+            // A question's result is the answer; a card's button becomes one in the answer's
+            // transaction, by the scheduler of the item's stored state.
+            var answer: Answer?
+            var cardGrade: FSRSRating?
             switch item.content {
             case .question(let question):
                 guard let result = try ask(question, key: item.key, interactive: interactive, out: out, session: session) else {
@@ -107,10 +110,17 @@ struct SessionCommand: ParsableCommand {
                 }
                 guard case .graded(let grade) = result else { continue }
                 if grade >= 3 { firstTry += 1 }
-                answer = Self.answer(forGrade: grade, scheduler: try session.scheduler(for: item.key).kind)
+                cardGrade = FSRSRating(rawValue: grade)
             }
             clock = fixedClock ? clock.addingTimeInterval(10) : Date()
-            let record = try session.answer(answer, duration: Date().timeIntervalSince(asked), at: clock)
+            let record: ReviewRecord
+            if let cardGrade {
+                record = try session.answer(cardGrade: cardGrade, duration: Date().timeIntervalSince(asked), at: clock)
+            } else if let answer {
+                record = try session.answer(answer, duration: Date().timeIntervalSince(asked), at: clock)
+            } else {
+                continue
+            }
             out("   " + Self.describeNext(record, zone: learner.zone, calendar: calendar))
         }
         let tomorrow = try store.dueCounts(source: material.source, from: calendar.adding(days: 1, to: clock), days: 1, calendar: calendar).first ?? 0
@@ -227,15 +237,6 @@ struct SessionCommand: ParsableCommand {
                 continue
             }
             return .graded(grade)
-        }
-    }
-
-    /// A card's grade 1–4 as the scheduler's answer.
-    static func answer(forGrade grade: Int, scheduler: SchedulerKind) -> Answer {
-        switch scheduler {
-        case .fsrs6, .fsrs5: .grade(grade)
-        case .sm2: .grade([1, 3, 4, 5][grade - 1])
-        case .leitner, .leitnerWallClock, .staged, .halfLife, .hlr: grade >= 2 ? .right : .wrong
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StudyEngine
+import StudyResearch
 import StudyProgress
 
 /// `study stats`: the due forecast, retention, streak and level; the Leitner calendar.
@@ -28,7 +29,7 @@ struct StatsCommand: ParsableCommand {
         let calendar = learner.calendar
         let figures = try ProgressStatistics(material: material, store: store, calendar: calendar, now: now, days: days)
         let progress = try store.items(source: material.source)
-        let leitner = progress.values.contains { if case .leitner = $0.state { true } else { false } }
+        let leitner = progress.values.contains { $0.state.kind == .leitner }
         let grid = leitner ? LeitnerGrid(progress: progress, firstDay: try store.sessionDay(source: material.source).day) : nil
         if json {
             struct Output: Encodable {

@@ -36,6 +36,7 @@ let package = Package(
             name: "studybench",
             dependencies: [
                 .product(name: "StudyEngine", package: "AssetPacks"),
+                .product(name: "StudyResearch", package: "AssetPacks"),
                 .product(name: "StudyContent", package: "AssetPacks"),
                 .product(name: "StudyProgress", package: "AssetPacks"),
                 "CBenchSQLite",

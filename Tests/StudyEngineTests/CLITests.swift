@@ -1,5 +1,6 @@
 import Foundation
 import StudyEngine
+import StudyResearch
 import TestSupport
 import Testing
 
@@ -60,7 +61,7 @@ struct CLITests {
         let output = try decoder.decode(Output.self, from: result.stdout)
         #expect(output.scheduler == "fsrs6")
         #expect(output.steps.map { Int($0.intervalDays) } == [0, 2, 11, 46, 163, 498, 0, 0, 2, 4, 7, 12, 21])
-        guard case .fsrs6(let first) = output.steps[0].state else {
+        guard output.steps[0].state.kind == .fsrs6, let first = output.steps[0].state.value(as: FSRSState.self) else {
             Issue.record("expected an fsrs6 state, got \(output.steps[0].state)")
             return
         }

@@ -1,5 +1,6 @@
 import Foundation
 import StudyEngine
+import StudyResearch
 import Testing
 
 @Suite("Evaluation on the 12k review log (ENGINE.md's protocol)")

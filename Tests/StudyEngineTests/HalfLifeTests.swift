@@ -1,5 +1,6 @@
 import Foundation
 import StudyEngine
+import StudyResearch
 import Testing
 
 @Suite("Half-life models: the driving app's and HLR")

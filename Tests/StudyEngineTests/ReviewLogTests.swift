@@ -1,5 +1,6 @@
 import Foundation
 import StudyEngine
+import StudyResearch
 import Testing
 
 @Suite("The review-log reader")

@@ -1,5 +1,6 @@
 import Foundation
 import StudyEngine
+import StudyResearch
 import Testing
 
 /// Paths and dates the engine's tests share.

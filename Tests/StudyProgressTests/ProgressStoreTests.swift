@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import StudyContent
 import StudyEngine
+import StudyResearch
 import Testing
 import TestSupport
 
@@ -111,7 +112,8 @@ struct ProgressStoreTests {
             while session.next != nil { try session.answer(.multipleChoice(.rightFirstTry), at: day) }
             day = day.addingTimeInterval(86_400)
         }
-        #expect(try store.newFrontier(source: "bank/b", fingerprint: bank.fingerprint) == 2)
+        // Each new item answered at the frontier moved it on: q1–q4 are behind it.
+        #expect(try store.newFrontier(source: "bank/b", fingerprint: bank.fingerprint) == 4)
         // Items imported from elsewhere (q5–q500 seen on another device) move the frontier on.
         let imported = bank.items[4..<500].map {
             ItemProgress(key: $0.key, state: fsrs.newState(at: StudyMoment(day0)), due: .date(day0.addingTimeInterval(90 * 86_400)), introduced: day0, lastReview: day0, reviews: 1, lapses: 0)
@@ -151,8 +153,7 @@ struct ProgressStoreTests {
         }
         let plan = try StudySession.plan(material: bank, store: store, scheduler: fsrs, calendar: .utc, limits: SessionLimits(), now: day0.addingTimeInterval(60 * 86_400))
         #expect(plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
-        // A session first syncs the content (each item learns its place), then reads places from
-        // the rows instead of looking keys up: the same order.
+        // A session first syncs the content, then places rows by their key tags: the same order.
         let session = try StudySession(material: bank, store: store, scheduler: fsrs, calendar: .utc, now: day0.addingTimeInterval(60 * 86_400))
         #expect(try store.contentFingerprint(source: "bank/b") == bank.fingerprint)
         #expect(session.plan.reviews.map(\.key.item) == ["q2", "q3", "q1"])
@@ -166,6 +167,20 @@ struct ProgressStoreTests {
         let load = [8: 5, 9: 3, 10: 9, 11: 1, 12: 1]
         #expect(LoadBalancer.pick(days: 10) { load[$0] ?? 0 } == 11)
         #expect(LoadBalancer.pick(days: 2) { _ in 0 } == 2)
+    }
+
+    @Test("the balancer's range is Anki's fuzz range as the engine writes it, for every interval from 1 day to 100 years")
+    func balancerUsesTheEngineFuzzRange() {
+        // The formula the balancer carried before it asked FSRSFuzz.
+        func written(_ days: Int) -> ClosedRange<Int> {
+            guard days >= 3 else { return days...days }
+            let d = Double(days)
+            let delta = 1.0 + 0.15 * (min(d, 7) - 2.5) + 0.1 * max(0, min(d, 20) - 7) + 0.05 * max(0, d - 20)
+            let low = max(2, Int((d - delta).rounded()))
+            return low...max(low, Int((d + delta).rounded()))
+        }
+        let differing = (1...36_500).filter { LoadBalancer.range(forDays: $0) != written($0) }
+        #expect(differing.isEmpty)
     }
 
     @Test("load balancing spreads items answered alike over the days of their fuzz range")

@@ -6,6 +6,7 @@
 //   studybench --progress-only      (only the progress and session figures)
 import Foundation
 import StudyEngine
+import StudyResearch
 
 struct Options {
     var log = "Tests/StudyEngineTests/Fixtures/review-log-12k.csv"

@@ -67,18 +67,10 @@ public struct Simulation: Sendable {
         self.seed = seed
     }
 
-    /// Runs it.
-    public func run() throws(ProgressError) -> Result {
+    /// Runs it; throws the engine's error if the scheduler refuses an answer or a state.
+    public func run() throws(StudyEngineError) -> Result {
         var run = Run(simulation: self)
-        do {
-            return try run.run()
-        } catch let error as ProgressError {
-            throw error
-        } catch let error as StudyEngineError {
-            throw ProgressError(error)
-        } catch {
-            throw ProgressError(.engine, "\(error)")
-        }
+        return try run.run()
     }
 
     /// The simulated learner's state while it runs.
@@ -104,7 +96,7 @@ public struct Simulation: Sendable {
             truth = Array(repeating: nil, count: simulation.cards)
         }
 
-        mutating func review(_ card: Int, at moment: Date, sessionDay: Int, day: inout Day) throws {
+        mutating func review(_ card: Int, at moment: Date, sessionDay: Int, day: inout Day) throws(StudyEngineError) {
             let isNew = states[card] == nil
             let trueState = truth[card] ?? memory.newState(at: StudyMoment(moment))
             let recalled = isNew ? false : Double.random(in: 0..<1, using: &random) < memory.retrievability(trueState, at: moment)
@@ -127,7 +119,7 @@ public struct Simulation: Sendable {
             }
         }
 
-        mutating func run() throws -> Result {
+        mutating func run() throws(StudyEngineError) -> Result {
             let start = Date(timeIntervalSince1970: 1_767_258_000)  // 2026-01-01 09:00 UTC
             var nextNew = 0
             var daily: [Day] = []

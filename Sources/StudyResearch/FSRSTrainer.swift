@@ -1,4 +1,5 @@
 import Foundation
+import StudyEngine
 
 /// A gradient over FSRS's 21 parameters: three 8-lane vectors (24 lanes, 3 unused).
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StudyEngine
 
 /// How well predicted recall probabilities match what happened.
 public struct RecallMetrics: Sendable, Hashable, Codable {

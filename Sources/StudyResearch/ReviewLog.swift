@@ -1,10 +1,11 @@
 import Foundation
+import StudyEngine
 
 /// A learner's review log: one row per review, in time order (the format of py-fsrs's
 /// `review-log-12k.csv`: `card_id,review_rating,review_time,review_duration`).
 ///
 /// The reader is strict, because a wrong figure from a silently skipped row is worse than an
-/// error: every problem is a ``StudyEngineError`` naming the line and the field.
+/// error: every problem is a `StudyEngineError` naming the line and the field.
 public struct ReviewLog: Sendable, Hashable {
     /// One review.
     public struct Entry: Sendable, Hashable {

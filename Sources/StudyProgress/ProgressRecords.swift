@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import StudyEngine
+
+// Records: how an item row and a review row read (GRDB records) and write (JSON states, dates as
+// seconds).
+
+extension ProgressStore {
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }
+
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+
+    static func json<T: Encodable>(_ value: T, _ encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+
+    /// Writes an item row. Its `position` column holds the key's tag (``PositionIndex/tag(of:)``),
+    /// which a content update never changes; older versions kept the place there.
+    static func save(_ progress: ItemProgress, db: Database) throws {
+        var due: Double?
+        var dueDay: Int?
+        switch progress.due {
+        case .date(let date): due = date.timeIntervalSince1970
+        case .sessionDay(let day): dueDay = day
+        case .never: break
+        }
+        try db.execute(
+            sql: """
+                INSERT INTO item
+                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (source, item, direction) DO UPDATE SET
+                    scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
+                    dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
+                    introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
+                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position
+                """,
+            arguments: [
+                progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
+                try json(progress.state, encoder), due, dueDay, progress.stability,
+                progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
+                progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key),
+            ])
+    }
+}
+
+/// An `item` row, as GRDB reads it: one item's progress, its state decoded from JSON.
+struct ItemRow: FetchableRecord, TableRecord {
+    /// The table.
+    static let databaseTableName = "item"
+    /// The progress the row holds.
+    var progress: ItemProgress
+
+    /// Reads the row; a state that does not decode is a damaged database.
+    init(row: Row) throws {
+        let decoder = ProgressStore.decoder
+        let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
+        let stateText: String = row["state"]
+        let state: CardState
+        do {
+            state = try decoder.decode(CardState.self, from: Data(stateText.utf8))
+        } catch {
+            throw ProgressError(.damagedDatabase, item: key.description, "the stored state does not decode: \(error)")
+        }
+        let due: Due
+        if let date: Double = row["due"] {
+            due = .date(Date(timeIntervalSince1970: date))
+        } else if let day: Int = row["dueSessionDay"] {
+            due = .sessionDay(day)
+        } else {
+            due = .never
+        }
+        let last: Double? = row["lastReview"]
+        progress = ItemProgress(
+            key: key, state: state, due: due, introduced: Date(timeIntervalSince1970: row["introduced"]),
+            lastReview: last.map(Date.init(timeIntervalSince1970:)), reviews: row["reviews"], lapses: row["lapses"],
+            orphan: row["orphan"])
+    }
+
+}
+
+/// A `review` row, as GRDB reads it: one answer in the log, with the progress before and after.
+struct ReviewRow: FetchableRecord, TableRecord {
+    /// The table.
+    static let databaseTableName = "review"
+    /// The answer the row holds.
+    var record: ReviewRecord
+
+    /// Reads the row; a column that does not decode is a damaged database.
+    init(row: Row) throws {
+        let decoder = ProgressStore.decoder
+        let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
+        func decode<T: Decodable>(_ type: T.Type, _ column: String) throws -> T {
+            let text: String = row[column]
+            do {
+                return try decoder.decode(T.self, from: Data(text.utf8))
+            } catch {
+                throw ProgressError(.damagedDatabase, item: key.description, "review \(column) does not decode: \(error)")
+            }
+        }
+        let beforeText: String? = row["before"]
+        record = ReviewRecord(
+            id: row["id"], key: key, at: Date(timeIntervalSince1970: row["at"]), answer: try decode(Answer.self, "answer"),
+            duration: Double(row["durationMs"] as Int) / 1000,
+            before: beforeText == nil ? nil : try decode(ItemProgress.self, "before"),
+            after: try decode(ItemProgress.self, "after"), recalled: row["recalled"], undone: row["undone"])
+    }
+}
+
+extension ProgressStore {
+    /// One item's row as progress, `nil` if the learner has not seen it: the one read of the row
+    /// an answer makes.
+    static func itemProgress(_ db: Database, _ key: ItemKey) throws -> ItemProgress? {
+        try ItemRow.fetchOne(
+            db, sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?",
+            arguments: [key.source, key.item, key.direction]
+        )?.progress
+    }
+}

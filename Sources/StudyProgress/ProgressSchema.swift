@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import StudyEngine
+
+// The schema: one migration per version, and the retry that lets two processes create one file.
+
+extension ProgressStore {
+    /// Brings the schema up to date. GRDB's migrator reads which migrations are applied before it
+    /// takes the write lock, so a second process opening a new file at the same moment runs the
+    /// same migration after the first committed it, and fails ("table item already exists"). That
+    /// failure is harmless exactly when the schema is now complete: the other process did the work.
+    static func migrate(_ pool: DatabasePool) throws {
+        do {
+            try migrator.migrate(pool)
+        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY {
+            guard try pool.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw error }
+        }
+    }
+
+    /// The schema, one migration per version. Never edit a shipped migration: add one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: items, review log, session days") { db in
+            try db.execute(sql: """
+                CREATE TABLE item (
+                    source TEXT NOT NULL,
+                    item TEXT NOT NULL,
+                    direction TEXT NOT NULL,
+                    scheduler TEXT NOT NULL,
+                    state TEXT NOT NULL,
+                    due REAL,
+                    dueSessionDay INTEGER,
+                    stability REAL,
+                    introduced REAL NOT NULL,
+                    lastReview REAL,
+                    reviews INTEGER NOT NULL,
+                    lapses INTEGER NOT NULL,
+                    orphan INTEGER NOT NULL DEFAULT 0,
+                    position INTEGER,
+                    PRIMARY KEY (source, item, direction)
+                ) WITHOUT ROWID;
+                -- Covers the queue's reads: with the primary key (source, item, direction) it holds
+                -- every column the due list and the known keys need, so they never read the state.
+                -- position: the item's place in the content the last session saw (NULL: unknown).
+                CREATE INDEX item_due ON item (source, orphan, due, lastReview, stability, dueSessionDay, position);
+                CREATE TABLE review (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    source TEXT NOT NULL,
+                    item TEXT NOT NULL,
+                    direction TEXT NOT NULL,
+                    at REAL NOT NULL,
+                    answer TEXT NOT NULL,
+                    durationMs INTEGER NOT NULL,
+                    recalled INTEGER NOT NULL,
+                    before TEXT,
+                    after TEXT NOT NULL,
+                    sessionDay INTEGER,
+                    undone INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX review_source_at ON review (source, at);
+                CREATE TABLE content (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    newFrontier INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                CREATE TABLE sessionDay (
+                    source TEXT PRIMARY KEY NOT NULL,
+                    day INTEGER NOT NULL,
+                    completedOn TEXT
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+
+    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+}
