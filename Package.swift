@@ -85,9 +85,12 @@ let package = Package(
         // The plugin, on a sample app package (Tests/Fixtures/PluginApp) built with swift build.
         .testTarget(name: "PluginTests", dependencies: ["AssetPack", "TestSupport"]),
         // The README's examples, through the public API only (no @testable import).
-        .testTarget(name: "PublicAPITests", dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting", "TestSupport"]),
-        // The study engine: schedulers, review-log evaluation and training; Foundation only.
-        .target(name: "StudyEngine"),
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "StudyEngine", "StudyProgress", "ErrorReporting", "TestSupport"]
+        ),
+        // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.
+        .target(name: "StudyEngine", dependencies: ["ErrorReporting"]),
         // Research equipment no app calls: review-log evaluation, training, simulation. Used by the
         // study CLI, the benchmark and the tests; not a product.
         .target(name: "StudyResearch", dependencies: ["StudyEngine"]),
@@ -96,14 +99,14 @@ let package = Package(
         .target(
             name: "StudyProgress",
             dependencies: [
-                "StudyEngine", "StudyContent", "AssetLibrary", .product(name: "SystemPackage", package: "swift-system"),
+                "StudyEngine", "StudyContent", "AssetLibrary", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack", "ErrorReporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -4,36 +4,37 @@
 /// another scheduler, a due date before the last review, a malformed review log all come back as
 /// this error, with a one-line ``description`` a user can act on.
 public struct StudyEngineError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What went wrong. The raw value is stable: scripts and tests may match on it.
+    /// What went wrong. The raw value (the case's name, as every library's codes are spelled) is
+    /// stable: scripts and tests may match on it.
     public enum Code: String, Sendable, Hashable, CaseIterable {
         /// A grade outside the scheduler's scale (SM-2 0–5, FSRS 1–4).
-        case gradeOutOfRange = "grade-out-of-range"
+        case gradeOutOfRange
         /// An answer kind the scheduler does not take (a grade for Leitner, right/wrong for SM-2).
-        case answerNotAccepted = "answer-not-accepted"
+        case answerNotAccepted
         /// A card state that another scheduler wrote.
-        case stateFromAnotherScheduler = "state-from-another-scheduler"
+        case stateFromAnotherScheduler
         /// A card state whose next due date is before its last review.
-        case dueBeforeLastReview = "due-before-last-review"
+        case dueBeforeLastReview
         /// A card state with a value no scheduler writes (a negative count, a level out of range).
-        case invalidState = "invalid-state"
+        case invalidState
         /// A retired (Leitner) or burned (staged) item: it is never reviewed again.
-        case itemRetired = "item-retired"
+        case itemRetired
         /// A session-calendar review without the deck's session day.
-        case missingSessionDay = "missing-session-day"
+        case missingSessionDay
         /// A scheduler setting out of its range (retention, steps, parameters, weights).
-        case invalidConfiguration = "invalid-configuration"
+        case invalidConfiguration
         /// A review-log row that cannot be read: wrong field count, a field that does not parse.
-        case malformedRow = "malformed-row"
+        case malformedRow
         /// A review-log header naming a column the reader does not know.
-        case unknownColumn = "unknown-column"
+        case unknownColumn
         /// A review-log header without a required column.
-        case missingColumn = "missing-column"
+        case missingColumn
         /// A review-log row earlier in time than the row before it.
-        case outOfTimeOrder = "out-of-time-order"
+        case outOfTimeOrder
         /// A review log with no reviews, or too few to do what was asked.
-        case notEnoughReviews = "not-enough-reviews"
+        case notEnoughReviews
         /// A file that cannot be read at all.
-        case unreadableFile = "unreadable-file"
+        case unreadableFile
     }
 
     /// What went wrong.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import AssetLibrary
 import AssetPack
+import ErrorReporting
 import StudyEngine
 import StudyProgress
 
@@ -20,14 +21,9 @@ enum Main {
         do {
             var command = try Study.parseAsRoot()
             try command.run()
-        } catch let error as StudyEngineError {
-            fail("\(error)", code: 1)
-        } catch let error as ProgressError {
-            fail("\(error)", code: 1)
-        } catch let error as StoreError {
-            fail("\(error)", code: 1)
-        } catch let error as PackError {
-            fail("\(error)", code: 1)
+        } catch let error as any LibraryError {
+            // Every library's error, one path: its one line.
+            fail(ErrorReport.line(for: error), code: 1)
         } catch let error as CocoaError {
             fail(error.localizedDescription, code: 1)
         } catch {

@@ -5,6 +5,8 @@ import AssetPack
 import ErrorReporting
 import Foundation
 import StudyContent
+import StudyEngine
+import StudyProgress
 import TestSupport
 import Testing
 
@@ -16,6 +18,8 @@ struct ErrorModelTests {
         "PackError": PackError.Code.allCases.map(\.rawValue),
         "StoreError": StoreError.Code.allCases.map(\.rawValue),
         "ContentError": ContentError.Code.allCases.map(\.rawValue),
+        "StudyEngineError": StudyEngineError.Code.allCases.map(\.rawValue),
+        "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
     ]
 
     @Test("codes are lowerCamelCase words: letters and digits, starting with a small letter")
@@ -66,6 +70,19 @@ struct ErrorModelTests {
         #expect(fields["cause"] == .text("AssetPack.crcMismatch"))
         #expect(fields["offset"] == nil)
         #expect(ErrorReport.line(for: error) == error.description)
+    }
+
+    @Test("a progress error keeps the engine's or the content's error as a typed value, not a sentence")
+    func progressCauses() {
+        let engine = StudyEngineError(.gradeOutOfRange, field: "grade", "FSRS grades are 1 to 4, got 7")
+        let error = ProgressError(.engine, item: "bank/b/q1", "", underlying: .engine(engine))
+        #expect(error.underlyingError as? StudyEngineError == engine)
+        #expect(error.location == ErrorLocation(item: "bank/b/q1"))
+        #expect(error.description == "bank/b/q1: engine: grade: gradeOutOfRange: FSRS grades are 1 to 4, got 7")
+        let fields = Dictionary(uniqueKeysWithValues: ErrorReport.fields(for: error).map { ($0.key, $0.value) })
+        #expect(fields["library"] == .text("StudyProgress") && fields["cause"] == .text("StudyEngine.gradeOutOfRange"))
+        let content = ContentError(.notFound, file: "Banks/x/bank.json", item: "x")
+        #expect(ProgressError(.content, "", underlying: .content(content)).rootCause.codeName == "notFound")
     }
 
     @Test("a pack error's location has its path, entry and offset")

@@ -99,7 +99,7 @@ struct BadInputTests {
     @Test("an error's description is one line with place, code and reason")
     func description() {
         let error = StudyEngineError(.malformedRow, file: "log.csv", row: 7, field: "review_rating", "'x' is not a whole number")
-        #expect(error.description == "log.csv:7: review_rating: malformed-row: 'x' is not a whole number")
-        #expect(StudyEngineError(.gradeOutOfRange, row: 3, "bad").description == "row 3: grade-out-of-range: bad")
+        #expect(error.description == "log.csv:7: review_rating: malformedRow: 'x' is not a whole number")
+        #expect(StudyEngineError(.gradeOutOfRange, row: 3, "bad").description == "row 3: gradeOutOfRange: bad")
     }
 }

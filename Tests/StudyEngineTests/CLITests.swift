@@ -6,14 +6,7 @@ import Testing
 
 /// Runs the built `study` binary, as a user would.
 enum StudyCommand {
-    static let binary: String = {
-        #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("study").path
-        }
-        #endif
-        return Bundle.main.bundleURL.appendingPathComponent("study").path
-    }()
+    static let binary = BuiltProducts.path("study")
 
     static func run(_ arguments: String...) throws -> ProcessResult {
         try TestSupport.run(binary, arguments)
@@ -121,7 +114,7 @@ struct CLITests {
     func retiredItem() throws {
         let result = try StudyCommand.run("replay", "--scheduler", "leitner-wallclock", "--answers", "right,right,right,right,right,right,right,right", "--start", "2026-01-05")
         #expect(result.status == 1)
-        #expect(result.stderr == "study: answers: item-retired: answer 8: the item was retired (or burned) by answer 7 and is not due again\n")
+        #expect(result.stderr == "study: answers: itemRetired: answer 8: the item was retired (or burned) by answer 7 and is not due again\n")
     }
 
     @Test("evaluate prints ENGINE.md's figures for the whole log")
@@ -157,11 +150,11 @@ struct CLITests {
         try scratch.write("log.csv", "card_id,review_rating,review_time\n1,3,2024-01-02T00:00:00Z\n1,9,2024-01-03T00:00:00Z\n")
         let result = try StudyCommand.run("evaluate", "--log", scratch.url("log.csv"))
         #expect(result.status == 1)
-        #expect(result.stderr == "study: \(scratch.url("log.csv")):3: review_rating: grade-out-of-range: ratings are 1 (Again) to 4 (Easy), got 9\n")
+        #expect(result.stderr == "study: \(scratch.url("log.csv")):3: review_rating: gradeOutOfRange: ratings are 1 (Again) to 4 (Easy), got 9\n")
         #expect(result.output.isEmpty)
         let missing = try StudyCommand.run("evaluate", "--log", scratch.url("none.csv"))
         #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("study: \(scratch.url("none.csv")): unreadable-file: "))
+        #expect(missing.stderr.hasPrefix("study: \(scratch.url("none.csv")): unreadableFile: "))
     }
 
     @Test("--help is the manual and exits 0")

@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Our FSRS-6 against py-fsrs 6.3.2 itself, run from the virtual environment Scripts/setup makes.
-@Suite("FSRS-6 against py-fsrs 6.3.2 (differential)")
+@Suite("FSRS-6 against py-fsrs 6.3.2 (differential)", .tags(.oracle), .fullTierOnly)
 struct FSRSDifferentialTests {
     struct Request: Encodable {
         struct Review: Encodable {
@@ -35,26 +35,12 @@ struct FSRSDifferentialTests {
             Issue.record("the py-fsrs oracle needs \(Fixture.python): run Scripts/setup (Scripts/test runs it) to create .build-venv with fsrs==6.3.2")
             return nil
         }
-        let scratch = try Scratch()
-        let input = scratch.url("request.json")
-        try JSONEncoder().encode(request).write(to: URL(fileURLWithPath: input))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Fixture.python)
-        process.arguments = [Fixture.oracle]
-        process.standardInput = FileHandle(forReadingAtPath: input)
-        let output = scratch.url("response.json")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            Issue.record("the py-fsrs oracle failed (\(process.terminationStatus)): \(String(decoding: stderr, as: UTF8.self))")
+        let result = try run(Fixture.python, [Fixture.oracle], input: try JSONEncoder().encode(request))
+        guard result.status == 0 else {
+            Issue.record("the py-fsrs oracle failed (\(result.status)): \(result.stderr)")
             return nil
         }
-        return try JSONDecoder().decode(Response.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
+        return try JSONDecoder().decode(Response.self, from: result.stdout)
     }
 
     /// 1,200 seeded sequences of 2–30 ratings; each review comes at the card's due time, or

@@ -1,14 +1,13 @@
 import Foundation
 import StudyEngine
 import StudyResearch
+import TestSupport
 import Testing
 
 /// Paths and dates the engine's tests share.
 enum Fixture {
     /// The package's root folder (two levels above this file's folder).
-    static let root: String = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }()
+    static let root = Repository.root
 
     /// The 12,580-review log (py-fsrs's fixture, copied from ../shared/data).
     static let reviewLog = root + "/Tests/StudyEngineTests/Fixtures/review-log-12k.csv"

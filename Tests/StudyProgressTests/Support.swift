@@ -40,42 +40,9 @@ func deck(count: Int, bothWays: Bool) -> StudyMaterial {
 let day0 = Date(timeIntervalSince1970: 1_795_338_000)  // 2026-11-22 09:00 UTC
 
 /// The built `study` binary.
-let studyBinary = Packtool.binary.replacingOccurrences(of: "/packtool", with: "/study")
+let studyBinary = BuiltProducts.path("study")
 
 /// Runs `study` with `input` on standard input.
 func study(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: studyBinary)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let stdin = Pipe()
-    let out = Pipe()
-    let err = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let errors = Drain(err.fileHandleForReading)
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: errors.wait(), as: UTF8.self))
-}
-
-final class Drain: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
-    }
+    try run(studyBinary, arguments, environment: environment, input: Data(input.utf8))
 }
