@@ -4,6 +4,8 @@ import AssetLibrary
 import AssetPack
 import Foundation
 import StudyContent
+import StudyEngine
+import StudyProgress
 import TestSupport
 import Testing
 
@@ -94,5 +96,38 @@ struct ReadmeExamplesTests {
         #expect(error?.code.rawValue == "fileNotFound")
         #expect(error?.systemError == .noSuchFileOrDirectory)
         #expect(error?.description == "/nonexistent/x.pack: no such file")
+    }
+}
+
+/// The README's study example, through the public API only.
+@Suite("The README's study example, through the public API only")
+struct ReadmeStudyExampleTests {
+    @Test("a session plans today's queue from the bank and records each answer until none is left")
+    func session() throws {
+        let scratch = try Scratch()
+        let (base, english, _) = try ReadmeExamplesTests.sources(in: scratch)
+        let store = AssetStore()
+        for (folder, name) in [(base, "base"), (english, "en")] {
+            var builder = PackBuilder(options: .init(name: name, locale: name == "en" ? "en" : nil))
+            try builder.addDirectory(at: folder)
+            _ = try builder.write(to: scratch.url(name + ".pack"))
+            _ = try store.mount(contentsOf: URL(fileURLWithPath: scratch.url(name + ".pack")))
+        }
+        let databasePath = scratch.url("progress.sqlite")
+        // As in the README:
+        let progress = try ProgressStore(path: databasePath)
+        let material = try StudyMaterial.load(.bank, id: "driving-rules", from: store.currentView)
+        let calendar = LearnerCalendar.local(.current)
+        let session = try StudySession(
+            material: material, store: progress, scheduler: AnyScheduler.standard(.fsrs6, calendar: calendar, fuzz: false),
+            calendar: calendar, now: Date())
+        var answered = 0
+        while session.next != nil {
+            try session.answer(.multipleChoice(.rightFirstTry), at: Date())
+            answered += 1
+        }
+        // The one question, new, then again after FSRS's first learning step, within the session.
+        #expect(answered == 2)
+        #expect(try progress.reviews(source: "bank/driving-rules").count == 2)
     }
 }
