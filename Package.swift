@@ -63,10 +63,12 @@ let package = Package(
         ),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
         .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary", "ErrorReporting"]),
+        // What the two command-line tools share: text in columns.
+        .target(name: "CommandLineSupport"),
         .executableTarget(
             name: "packtool",
             dependencies: [
-                "AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting",
+                "AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -106,7 +108,7 @@ let package = Package(
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack", "ErrorReporting",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack", "ErrorReporting", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

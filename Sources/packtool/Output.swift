@@ -1,4 +1,5 @@
 import AssetPack
+import CommandLineSupport
 import ErrorReporting
 import SystemPackage
 
@@ -75,9 +76,7 @@ extension LibraryError {
     }
 }
 
-func pad(_ text: String, _ width: Int) -> String {
-    String(repeating: " ", count: max(0, width - text.count)) + text
-}
+func pad(_ text: String, _ width: Int) -> String { rightAligned(text, width: width) }
 
 func hex(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)
@@ -104,5 +103,5 @@ func jsonString(_ text: String) -> String {
 }
 
 extension String {
-    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    func padding(_ width: Int) -> String { leftAligned(self, width: width) }
 }

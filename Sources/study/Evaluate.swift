@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import StudyEngine
 import StudyResearch
@@ -62,7 +63,5 @@ struct Evaluate: ParsableCommand {
         return text
     }
 
-    static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
+    static func pad(_ text: String, _ width: Int) -> String { leftAligned(text, width: width, gap: 1) }
 }
