@@ -4,33 +4,50 @@ import Foundation
 /// `position` column) or by the UTF-8 bytes of its id and direction.
 ///
 /// Places stored in the rows would have to be rewritten, row by row, whenever the content changes
-/// (1.7 s for 100,000 items); a row stores its key's tag instead, which never changes, and this
-/// index, built once with the material, turns a tag into a place with one probe. Rows written
-/// before tags (their `position` is a place, or NULL) are looked up by the bytes of their id and
-/// direction, hashed where SQLite holds them. The first item with a given id and direction wins.
+/// (1.7 s for 100,000 items); a row stores its key's tag instead, which a content update never
+/// makes wrong, and this index, built once with the material, turns a tag into a place. The tag
+/// carries the place the item had when its row was written, as a hint: while the content has not
+/// moved it (the usual case), one look at a small array confirms it; otherwise one probe of a
+/// table finds the place. Rows written before tags (their `position` is a place, or NULL) are
+/// looked up by the bytes of their id and direction, hashed where SQLite holds them. The first
+/// item with a given id and direction wins.
 struct PositionIndex: Sendable {
-    /// The tag of a key: FNV-1a (64 bits) over `id 0x1F direction`, with bit 62 set and bit 63
-    /// clear, so it is never a place (places are below 2^62) and never negative.
-    static func tag(of key: ItemKey) -> Int64 {
+    /// The stored tag of a key: bit 62 set and bit 63 clear (so it is never a place, which is
+    /// below 2^62, and never negative), then 38 bits of the key's FNV-1a hash over
+    /// `id 0x1F direction`, then 24 bits for the place hint (the place plus one; 0 for none).
+    static func tag(of key: ItemKey, place: Int? = nil) -> Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.item.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         hash = (hash ^ 0x1F) &* 0x0000_0100_0000_01B3
         for byte in key.direction.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return tag(hash)
+        let hint = place.map { $0 >= 0 && $0 < Self.hintLimit - 1 ? UInt64($0 + 1) : 0 } ?? 0
+        return Int64(bitPattern: 1 << 62 | keyHash(hash) << 24 | hint)
     }
 
-    private static func tag(_ hash: UInt64) -> Int64 {
-        Int64(bitPattern: (hash & (1 << 62 &- 1)) | (1 << 62))
-    }
+    /// The 38 bits of a key's hash a tag keeps.
+    private static func keyHash(_ hash: UInt64) -> UInt64 { hash >> 26 }
+
+    /// Places from here on are not hinted (24 bits: 16,777,214 places are).
+    private static let hintLimit = 1 << 24
+
+    /// The flag beside a key hash in ``hinted``: the hint may be trusted.
+    private static let trusted: UInt64 = 1 << 38
 
     /// Whether a stored `position` value is a tag (rather than a place written by an older version).
     static func isTag(_ value: Int64) -> Bool { value >= 1 << 62 }
 
-    /// The tag of each key number.
-    private var tags: [Int64] = []
+    /// The key hash part of a stored tag.
+    @inline(__always)
+    private static func keyHash(ofTag tag: Int64) -> UInt64 { UInt64(bitPattern: tag) >> 24 & (trusted - 1) }
+
+    /// For each key number: its key hash, with ``trusted`` set when the hint may be trusted (it
+    /// is the first item with its key, and no other key shares its hash).
+    private var hinted: [UInt64] = []
+    /// The key hash of each key number.
+    private var tags: [UInt64] = []
     /// Open addressing by tag: each slot's tag beside its key number (one cache line per probe),
     /// number −1 for an empty slot, −2 where two keys share a tag (those are looked up by their bytes).
-    private var tagSlots: [(tag: Int64, number: Int32)]
+    private var tagSlots: [(tag: UInt64, number: Int32)]
     /// Every key's bytes, `id 0x1F direction`, one after another.
     private var bytes: [UInt8] = []
     /// Where key n starts in ``bytes``; one more entry than there are keys.
@@ -60,11 +77,13 @@ struct PositionIndex: Sendable {
                 return slot(item: own, direction: UnsafeRawBufferPointer(start: nil, count: 0), whole: true)
             }
             if slots[found] < 0 { slots[found] = Int32(truncatingIfNeeded: number) }
-            tags.append(Self.tag(of: key))
+            tags.append(Self.keyHash(ofTag: Self.tag(of: key)))
         }
+        var first = [Bool](repeating: false, count: tags.count)
         for number in tags.indices where slots[bytes.withUnsafeBytes { all in
             slot(item: UnsafeRawBufferPointer(rebasing: all[starts[number]..<starts[number + 1]]), direction: UnsafeRawBufferPointer(start: nil, count: 0), whole: true)
         }] == Int32(truncatingIfNeeded: number) {
+            first[number] = true
             // Only the first item with a key is placed; its tag goes in once.
             var index = tagSlot(tags[number])
             while tagSlots[index].number >= 0 && tagSlots[index].tag != tags[number] { index = (index + 1) & mask }
@@ -74,17 +93,30 @@ struct PositionIndex: Sendable {
                 tagSlots[index].number = -2
             }
         }
+        hinted = tags.indices.map { number in
+            let trusted = first[number] && position(keyHash: tags[number]) == .some(.some(number))
+            return tags[number] | (trusted ? Self.trusted : 0)
+        }
     }
 
-    /// Where probing for `tag` starts.
-    private func tagSlot(_ tag: Int64) -> Int {
-        let mixed = UInt64(bitPattern: tag) &* 0x9E37_79B9_7F4A_7C15
+    /// Where probing for a key hash starts.
+    private func tagSlot(_ tag: UInt64) -> Int {
+        let mixed = tag &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: mixed >> 32) & mask
     }
 
-    /// The place of the item whose key has `tag`: `.some(nil)` when the content has no such key,
-    /// `nil` when the tag alone cannot say (two keys share it).
+    /// The place of the item whose key has the stored `tag`: `.some(nil)` when the content has
+    /// no such key, `nil` when the tag alone cannot say (two keys share its hash).
+    @inline(__always)
     func position(tag: Int64) -> Int?? {
+        let keyHash = Self.keyHash(ofTag: tag)
+        let hint = Int(truncatingIfNeeded: tag & Int64(Self.hintLimit - 1)) - 1
+        if hint >= 0, hint < hinted.count, hinted[hint] == keyHash | Self.trusted { return .some(hint) }
+        return position(keyHash: keyHash)
+    }
+
+    /// The place of the item whose key hash is `tag`, by probing the table.
+    private func position(keyHash tag: UInt64) -> Int?? {
         var index = tagSlot(tag)
         while true {
             let slot = tagSlots[index]

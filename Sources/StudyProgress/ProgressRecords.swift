@@ -24,9 +24,10 @@ extension ProgressStore {
     }
 
 
-    /// Writes an item row. Its `position` column holds the key's tag (``PositionIndex/tag(of:)``),
-    /// which a content update never changes; older versions kept the place there.
-    static func save(_ progress: ItemProgress, db: Database) throws {
+    /// Writes an item row. Its `position` column holds the key's tag
+    /// (``PositionIndex/tag(of:place:)``), which a content update never makes wrong, with the
+    /// item's place when the writer knows it as a hint; older versions kept the place there.
+    static func save(_ progress: ItemProgress, db: Database, place: Int? = nil) throws {
         var due: Double?
         var dueDay: Int?
         switch progress.due {
@@ -49,7 +50,7 @@ extension ProgressStore {
                 progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
                 try json(progress.state, encoder), due, dueDay, progress.stability,
                 progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
-                progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key),
+                progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key, place: place),
             ])
     }
 }

@@ -160,7 +160,7 @@ public final class ProgressStore: Sendable {
                 key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? moment,
                 lastReview: moment, reviews: (before?.reviews ?? 0) + 1,
                 lapses: (before?.lapses ?? 0) + (recalled ? 0 : 1))
-            try Self.save(after, db: db)
+            try Self.save(after, db: db, place: position)
             if before == nil, let position {
                 // Answered at the frontier: every item before the next place has been seen.
                 try db.execute(
@@ -184,10 +184,12 @@ public final class ProgressStore: Sendable {
     }
 
     /// Writes many items' progress in one transaction (an import from another app or device, a
-    /// restore); existing rows with the same keys are replaced. The log is not touched.
-    public func importItems(_ items: [ItemProgress]) throws(ProgressError) {
+    /// restore); existing rows with the same keys are replaced. The log is not touched. Given the
+    /// content the items belong to, each row also keeps its item's place there, as an answer
+    /// does, so the first queue finds it at once.
+    public func importItems(_ items: [ItemProgress], content: StudyMaterial? = nil) throws(ProgressError) {
         try write { db in
-            for item in items { try Self.save(item, db: db) }
+            for item in items { try Self.save(item, db: db, place: content?.position(of: item.key)) }
         }
     }
 

@@ -116,3 +116,36 @@ struct ContentSyncTests {
         #expect(try store.newFrontier(source: "deck/d", fingerprint: material.fingerprint) == 4)
     }
 }
+
+/// The tag a row stores and the place hint it carries: right while the content has not moved the
+/// item, never wrong when it has.
+@Suite("Position index: tags with a place hint")
+struct PositionIndexTests {
+    static func keys(_ ids: [String]) -> [ItemKey] { ids.map { ItemKey(source: "bank/b", item: $0) } }
+
+    @Test("a tag finds its item with the hint, without it, and after the item moved")
+    func hints() {
+        let index = PositionIndex(Self.keys(["a", "b", "c", "d"]))
+        let c = ItemKey(source: "bank/b", item: "c")
+        #expect(PositionIndex.isTag(PositionIndex.tag(of: c, place: 2)))
+        #expect(index.position(tag: PositionIndex.tag(of: c, place: 2)) == .some(.some(2)))
+        #expect(index.position(tag: PositionIndex.tag(of: c)) == .some(.some(2)))
+        // Written when c was first; the content has moved it: the hint is ignored.
+        #expect(index.position(tag: PositionIndex.tag(of: c, place: 0)) == .some(.some(2)))
+        #expect(index.position(tag: PositionIndex.tag(of: c, place: 99)) == .some(.some(2)))
+        // A key the content no longer has, whatever its hint says.
+        let gone = ItemKey(source: "bank/b", item: "z")
+        #expect(index.position(tag: PositionIndex.tag(of: gone, place: 1)) == .some(nil))
+        // The same tags in a content that moved every item one place on.
+        let moved = PositionIndex(Self.keys(["new", "a", "b", "c", "d"]))
+        #expect(moved.position(tag: PositionIndex.tag(of: c, place: 2)) == .some(.some(3)))
+    }
+
+    @Test("a key that appears twice is placed at its first item, hinted or not")
+    func duplicates() {
+        let index = PositionIndex(Self.keys(["a", "b", "a"]))
+        let a = ItemKey(source: "bank/b", item: "a")
+        #expect(index.position(tag: PositionIndex.tag(of: a, place: 2)) == .some(.some(0)))
+        #expect(index.position(tag: PositionIndex.tag(of: a, place: 0)) == .some(.some(0)))
+    }
+}

@@ -31,7 +31,8 @@ func progressBenchmarks() throws {
         let state = FSRSState(phase: .review, step: nil, stability: stability, difficulty: 5, lastReview: last, due: due)
         return ItemProgress(key: item.key, state: CardState(.fsrs6, state), due: .date(due), introduced: last, lastReview: last, reviews: 3, lapses: 0)
     }
-    try store.importItems(items)
+    // Imported with their places, as answers write them (the queue's steady state).
+    try store.importItems(items, content: deck)
     var plan: SessionPlan?
     let limits = SessionLimits(newPerDay: 20, reviewsPerDay: count)
     func startSession() throws {
