@@ -4,10 +4,15 @@
 # build folder.
 traits=(--traits StudyProgress)
 
-# Builds PRODUCT in release (of the main package, or of the one in --package-path DIR) and fails
-# when the build fails; the progress lines are left out.
+# Builds in release (swift build's arguments: --product NAME) and fails when the build fails;
+# the progress lines are left out. build_release is the main package (with its trait),
+# build_benchmarks the benchmarks' own package in Tests/Benchmarks (which turns the trait on in
+# its dependency on the main package).
 build_release() {
   { swift build -c release "${traits[@]}" "$@" 2>&1; } | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
+}
+build_benchmarks() {
+  { swift build -c release --package-path Tests/Benchmarks "$@" 2>&1; } | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 }
 
 # Runs a benchmark program (its output also goes to the terminal) and records the run as a DocC
@@ -23,7 +28,7 @@ record_benchmark() {
   {
     echo "# $title"
     echo
-    echo "The last run of \`$(basename "$0")${BENCH_ARGS:+ $BENCH_ARGS}\`, written by that script; run it again to regenerate this page."
+    echo "The last run of \`Scripts/$(basename "$0")${BENCH_ARGS:+ $BENCH_ARGS}\`, written by that script; run it again to regenerate this page."
     echo
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || uname -m)), $(free -g 2>/dev/null | awk '/Mem:/ {print $2 " GiB"}'), $(uname -sr)"
