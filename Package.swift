@@ -78,7 +78,7 @@ let package = Package(
             path: "Sources/AssetPackPlugin"
         ),
         // What every test target shares: temporary folders, a process runner, seeded bytes.
-        .target(name: "TestSupport", dependencies: ["AssetPack"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AssetPack", "StudyEngine"], path: "Tests/TestSupport"),
         .testTarget(
             name: "AssetPackTests", dependencies: ["AssetPack", "TestSupport", "CAssetPackZip", "CAssetPackZlib", "packtool"]),
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),

@@ -24,6 +24,8 @@ let package = Package(
             dependencies: [
                 .product(name: "AssetPack", package: "AssetPacks"),
                 .product(name: "AssetLibrary", package: "AssetPacks"),
+                // Only for its seeded generator (SplitMix64), the package's one copy.
+                .product(name: "StudyEngine", package: "AssetPacks"),
                 "CBenchZip", "CBenchSQLite", "CReferenceReader",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,4 +1,5 @@
 import Foundation
+import StudyEngine
 
 /// Monotonic nanoseconds.
 @inline(__always)
@@ -113,17 +114,12 @@ func timeBatchesInterleaved(count: Int, budget: Double, _ operations: [(Int) -> 
     return operations.indices.map { (Stats(samples[$0]), done[$0], sinks[$0]) }
 }
 
-/// Deterministic pseudo-random numbers (SplitMix64).
-struct SeededRandom {
-    var state: UInt64
+/// Deterministic pseudo-random numbers: the study engine's one SplitMix64 generator.
+typealias SeededRandom = SplitMix64
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix64 {
+    /// A generator whose state starts at `state`.
+    init(state: UInt64) { self.init(seed: state) }
 
     mutating func next(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.count))
