@@ -25,6 +25,9 @@ record_benchmark() {
   "$@" | tee "$output"
   local status=${PIPESTATUS[0]}
   if [ "$status" -ne 0 ]; then rm -f "$output"; return "$status"; fi
+  # Read before the article is rewritten, which would count as a change of its own.
+  local commit
+  commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet -- . ":(exclude)$article" 2>/dev/null || echo ' (with uncommitted changes)')"
   {
     echo "# $title"
     echo
@@ -33,7 +36,7 @@ record_benchmark() {
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || uname -m)), $(free -g 2>/dev/null | awk '/Mem:/ {print $2 " GiB"}'), $(uname -sr)"
     echo "- Toolchain: $(swift --version 2>/dev/null | head -n 1)"
-    echo "- Commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+    echo "- Commit: $commit"
     echo
     echo '```'
     cat "$output"
