@@ -95,7 +95,7 @@ let package = Package(
         .target(name: "StudyEngine", dependencies: ["ErrorReporting"]),
         // Research equipment no app calls: review-log evaluation, training, simulation. Used by the
         // study CLI, the benchmark and the tests; not a product.
-        .target(name: "StudyResearch", dependencies: ["StudyEngine"]),
+        .target(name: "StudyResearch", dependencies: ["StudyEngine", "StudyContent"]),
         // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn
         // from a deck or bank of the mounted packs.
         .target(

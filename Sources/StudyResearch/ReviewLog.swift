@@ -1,4 +1,5 @@
 import Foundation
+import StudyContent
 import StudyEngine
 
 /// A learner's review log: one row per review, in time order (the format of py-fsrs's
@@ -87,25 +88,17 @@ public struct ReviewLog: Sendable, Hashable {
 
     /// Parses CSV text: a header naming known columns, then one review per line.
     public init(csv: Data) throws(StudyEngineError) {
-        let bytes = [UInt8](csv)
-        var lines: [(row: Int, fields: [ArraySlice<UInt8>])] = []
-        var row = 0
-        var lineStart = 0
-        // Split on LF bytes (a String would keep CR LF together as one character).
-        while lineStart <= bytes.count {
-            var lineEnd = lineStart
-            while lineEnd < bytes.count && bytes[lineEnd] != 10 { lineEnd += 1 }
-            row += 1
-            var line = bytes[lineStart..<lineEnd]
-            lineStart = lineEnd + 1
-            if line.last == 13 { line = line.dropLast() }
-            if row == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-            if line.allSatisfy({ $0 == 32 || $0 == 9 }) { continue }
-            if line.contains(34) {
-                throw StudyEngineError(.malformedRow, row: row, "quoted fields are not part of the review-log format")
+        let records: [DelimitedRows.Record]
+        do {
+            records = try DelimitedRows.parse([UInt8](csv), delimiter: UInt8(ascii: ","))
+        } catch {
+            switch error {
+            case .unclosedQuote(let line): throw StudyEngineError(.malformedRow, row: line, "a quoted field opened on this line is never closed")
+            case .textAfterQuote(let line): throw StudyEngineError(.malformedRow, row: line, "text after a quoted field's closing quote")
             }
-            lines.append((row, line.split(separator: 44, omittingEmptySubsequences: false).map(Self.trimmed)))
         }
+        // Fields trimmed of spaces and tabs; a line of nothing but those is no review.
+        let lines = records.map { (row: $0.line, fields: $0.fields.map(Self.trimmed)) }.filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
         guard let header = lines.first else {
             throw StudyEngineError(.notEnoughReviews, row: 1, "the review log is empty: it needs a header and at least one review")
         }

@@ -26,6 +26,15 @@ struct ReviewLogTests {
         #expect(log.entries.map(\.row) == [2, 3])
     }
 
+    @Test("the review log is read by the package's one CSV reader: quoted fields, blank lines, an unclosed quote")
+    func quotedFields() throws {
+        let log = try read("card_id,review_rating,review_time\n\"card, one\",3,2024-03-29T18:32:32Z\n   \n\"B\",1,2024-03-29T18:32:33Z\n")
+        #expect(log.entries.map(\.row) == [2, 4])
+        #expect(throws: StudyEngineError(.malformedRow, row: 2, "a quoted field opened on this line is never closed")) {
+            try read("card_id,review_rating,review_time\n\"A,3,2024-03-29T18:32:32Z\n")
+        }
+    }
+
     @Test("an unknown column is refused, naming it")
     func unknownColumn() {
         #expect(throws: StudyEngineError(.unknownColumn, row: 1, field: "ease", "unknown column; a review log has card_id, review_rating, review_time, review_duration")) {
