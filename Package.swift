@@ -14,7 +14,7 @@ let package = Package(
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .library(name: "StudyProgress", targets: ["StudyProgress"]),
         // Research equipment, not for apps: review-log evaluation, training, simulation (the study
-        // tool and the benchmarks use it). It adds no dependency to what StudyEngine needs.
+        // tool and the benchmarks use it). It adds no package dependency beyond swift-system.
         .library(name: "StudyResearch", targets: ["StudyResearch"]),
         .executable(name: "packtool", targets: ["packtool"]),
         .executable(name: "study", targets: ["study"]),
