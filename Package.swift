@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
+        .library(name: "PackTrust", targets: ["PackTrust"]),
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .library(name: "StudyProgress", targets: ["StudyProgress"]),
@@ -34,6 +35,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // The learner's progress: SQLite in WAL mode, a versioned schema (StudyProgress).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 of every entry (pack format 2) and Ed25519 signatures: CryptoKit on Apple
+        // platforms, BoringSSL elsewhere.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Documentation only: `swift package generate-documentation` (Scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -54,12 +58,21 @@ let package = Package(
         .target(name: "ErrorReporting"),
         .target(
             name: "AssetPack",
-            dependencies: ["CAssetPackZlib", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "CAssetPackZlib", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Many packs as one store: priorities, locale chains and hot swap, image variants, a cache.
         .target(
             name: "AssetLibrary",
             dependencies: ["AssetPack", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // Packs you can trust after they leave the build: minisign keys and signatures, a signed
+        // catalog of packs and the root of trust that signs it.
+        .target(
+            name: "PackTrust",
+            dependencies: ["AssetPack", "ErrorReporting", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
         .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary", "ErrorReporting"]),
@@ -68,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "packtool",
             dependencies: [
-                "AssetPack", "AssetLibrary", "StudyContent", "ErrorReporting", "CommandLineSupport",
+                "AssetPack", "AssetLibrary", "PackTrust", "StudyContent", "ErrorReporting", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

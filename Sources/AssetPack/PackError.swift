@@ -48,6 +48,8 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case overlappingEntries
         /// An entry's bytes do not have the recorded CRC-32.
         case crcMismatch
+        /// An entry's bytes do not have the SHA-256 a format-2 index lists, whatever their CRC-32.
+        case sha256Mismatch
         /// Sizes disagree (a stored entry's two sizes, or inflated bytes and the declared size).
         case sizeMismatch
         /// The entry uses a compression method other than stored or deflated.
@@ -103,6 +105,7 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
             case .entryOutOfBounds: "entry data lies outside the archive"
             case .overlappingEntries: "entries overlap"
             case .crcMismatch: "CRC-32 mismatch"
+            case .sha256Mismatch: "SHA-256 mismatch"
             case .sizeMismatch: "size mismatch"
             case .unsupportedMethod: "unsupported compression method"
             case .encrypted: "encrypted entries are not supported"

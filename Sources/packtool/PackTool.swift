@@ -13,7 +13,7 @@ struct PackTool: ParsableCommand {
         version: "1.0.0",
         subcommands: [
             Build.self, List.self, Cat.self, Extract.self, Verify.self, Info.self, Index.self, Resolve.self, Show.self,
-            Preview.self,
+            Preview.self, Keygen.self, Sign.self, VerifySignature.self, RootCommand.self, Publish.self, VerifyCatalog.self,
         ]
     )
 }

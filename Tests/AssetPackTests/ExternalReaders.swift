@@ -92,8 +92,6 @@ enum ExternalReaders {
     }
 
     static func sha256(_ bytes: [UInt8]) -> String {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return SHA256.hex(hasher.finalize())
+        EntryHash.of(bytes).hex
     }
 }

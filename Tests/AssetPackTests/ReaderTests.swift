@@ -27,7 +27,9 @@ struct ReaderTests {
         #expect(throws: PackError(.entryNotFound, path: pack.path, entry: "missing.png")) {
             try pack.data(forPath: "missing.png")
         }
-        #expect(try pack.verify() == VerificationReport(entryCount: files.count + 1, checkedBytes: try pack.verifiedBytes()))
+        #expect(
+            try pack.verify()
+                == VerificationReport(entryCount: files.count + 1, checkedBytes: try pack.verifiedBytes(), hashedEntries: files.count))
     }
 
     @Test("the pread backend reads the same bytes as the mapping")

@@ -23,7 +23,7 @@ struct CLITests {
         try scratch.write("src/b.txt", "bee\n")
         let result = try Packtool.run("build", scratch.url("src"), "-o", scratch.url("one.pack"))
         #expect(result.status == 0)
-        #expect(result.output == "\(scratch.url("one.pack")): 1 entry, 4 content bytes, 462 bytes in all (index 176 bytes)\n")
+        #expect(result.output == "\(scratch.url("one.pack")): 1 entry, 4 content bytes, 529 bytes in all (index 243 bytes)\n")
         #expect(result.stderr.isEmpty)
     }
 
@@ -47,7 +47,7 @@ struct CLITests {
                          3           48  b66eca39  stored    a/x.txt
                          0           96  00000000  stored    a/y z.txt
                          4          144  06289fa3  stored    b.txt
-                       234          208  eac62405  stored    .pack/index.json
+                       435          208  f70e5c88  stored    .pack/index.json
 
                 """)
     }
@@ -110,7 +110,7 @@ struct CLITests {
         let pack = try scratch.smallPack()
         let good = try Packtool.run("verify", pack)
         #expect(good.status == 0)
-        #expect(good.output == "\(pack): OK, 4 entries, 241 bytes checked\n")
+        #expect(good.output == "\(pack): OK, 4 entries, 442 bytes checked (CRC-32 and SHA-256)\n")
         var bytes = try scratch.bytes("small.pack")
         bytes[144] ^= 0x01  // first byte of b.txt's data
         try Data(bytes).write(to: URL(fileURLWithPath: pack))
@@ -146,8 +146,13 @@ struct CLITests {
         #expect(result.stdout == (try Packtool.run("cat", pack, ".pack/index.json").stdout))
         let json = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
         let files = try #require(json["files"] as? [String: Any])
-        #expect((files["a"] as? [String: Any])?["x.txt"] as? [Int] == [0, 48, 3, 0xb66e_ca39])
-        #expect(files["b.txt"] as? [Int] == [2, 144, 4, 0x0628_9fa3])
+        // [entry number, data offset, size, CRC-32, SHA-256]: the hash as sha256sum prints it.
+        let x = try #require((files["a"] as? [String: Any])?["x.txt"] as? [Any])
+        #expect(x.prefix(4).compactMap { $0 as? Int } == [0, 48, 3, 0xb66e_ca39])
+        #expect(x.last as? String == ExternalSHA256.hex(try scratch.bytes("src/a/x.txt")))
+        let b = try #require(files["b.txt"] as? [Any])
+        #expect(b.prefix(4).compactMap { $0 as? Int } == [2, 144, 4, 0x0628_9fa3])
+        #expect(b.last as? String == ExternalSHA256.hex(Array("bee\n".utf8)))
     }
 
     @Test("build then extract reproduces the folder: spaces, Cyrillic, Japanese, an empty file, a multi-megabyte file")

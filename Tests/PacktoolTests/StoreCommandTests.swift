@@ -125,7 +125,7 @@ struct ScriptingTests {
         let scratch = try Scratch()
         let packs = try Self.packs(scratch)
         let info = try object(try Packtool.run("info", packs[2], "--json"))
-        #expect(info["format"] as? String == "pack/1")
+        #expect(info["format"] as? String == "pack/2")
         #expect(info["name"] as? String == "ru")
         #expect(info["locale"] as? String == "ru")
         #expect(info["entries"] as? Int == 2)

@@ -72,6 +72,8 @@ extension PackBuilder {
         let name = options.name ?? PackMetadata.defaultName(forFile: destination)
         var header = "stamp/1\nname=\(name)\nalignment=\(options.alignment)\nlocale=\(options.locale ?? "")\n"
         header += "version=\(options.contentVersion ?? "")\ntimestamp=\(options.timestamp.map(String.init) ?? "")\n"
+        // Format 1 was the only format before this line existed: its stamps stay valid.
+        if options.format != 1 { header += "format=\(options.format)\n" }
         for key in extraInputs.keys.sorted() { header += "extra \(key)=\(extraInputs[key] ?? "")\n" }
         hasher.update(Array(header.utf8))
         for entry in entries {

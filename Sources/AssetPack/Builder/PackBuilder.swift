@@ -32,13 +32,21 @@ public struct PackBuilder {
         /// The entries' timestamp, in seconds since 1970 (e.g. `SOURCE_DATE_EPOCH`); `nil` for
         /// the DOS epoch, 1980-01-01.
         public var timestamp: Int64?
+        /// The pack format: 2 (the default) lists every entry's SHA-256 in the index and digests
+        /// them; 1 lists CRC-32s only. Format 1 is kept for one release, for readers that predate
+        /// format 2, and will then be removed.
+        public var format: Int
 
-        /// Options for a build; the defaults make a base pack aligned to 16 bytes, named after
-        /// its file, stamped 1980-01-01.
+        /// The pack formats this library writes.
+        public static let writableFormats = 1...2
+
+        /// Options for a build; the defaults make a format-2 base pack aligned to 16 bytes, named
+        /// after its file, stamped 1980-01-01.
         public init(
             name: String? = nil, alignment: Int = 16, locale: String? = nil, contentVersion: String? = nil,
-            timestamp: Int64? = nil
+            timestamp: Int64? = nil, format: Int = 2
         ) {
+            self.format = format
             self.name = name
             self.alignment = alignment
             self.locale = locale
@@ -57,6 +65,9 @@ public struct PackBuilder {
                 throw PackError(.invalidArgument, "alignment \(alignment) is not a power of two from 1 to 32768")
             }
             if let locale { _ = try LocaleTag(locale) }
+            guard Self.writableFormats.contains(format) else {
+                throw PackError(.invalidArgument, "format \(format) is not 1 or 2")
+            }
             guard let seconds = timestamp else { return .epoch }
             guard let converted = DOSTimestamp(unixTime: seconds) else {
                 throw PackError(.invalidArgument, "timestamp \(seconds) is past 2107, the end of DOS time")
@@ -256,34 +267,36 @@ public struct PackBuilder {
         let writer = ZipWriter(alignment: options.alignment, timestamp: timestamp)
         var written: [ZipEntryLocation] = []
         written.reserveCapacity(sorted.count + 1)
+        let hashing = options.format >= 2
         var digest = ManifestDigest(
-            name: name, locale: options.locale, contentVersion: options.contentVersion, alignment: options.alignment)
+            format: options.format, name: name, locale: options.locale, contentVersion: options.contentVersion,
+            alignment: options.alignment)
         var contentBytes: UInt64 = 0
-        let reader = SourceReader(sorted)
+        let reader = SourceReader(sorted, hashing: hashing)
         for (number, entry) in sorted.enumerated() {
             let location = try reader.take(number) { (slot) throws(PackError) -> ZipEntryLocation in
                 switch slot {
-                case .loaded(let bytes, let crc32):
-                    return try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
+                case .loaded(let bytes, let checksums):
+                    return try write(entry.utf8, number: number, bytes: bytes, checksums: checksums, with: writer, to: output)
                 case .failed(let error):
                     throw error
                 case .inline:
-                    return try write(entry, number: number, with: writer, to: output)
+                    return try write(entry, number: number, hashing: hashing, with: writer, to: output)
                 }
             }
-            digest.add(path: entry.utf8, size: location.size, crc32: location.crc32)
+            digest.add(path: entry.utf8, size: location.size, crc32: location.crc32, sha256: location.sha256)
             contentBytes += location.size
             written.append(location)
         }
         let metadata = PackMetadata(
-            name: name, locale: options.locale, contentVersion: options.contentVersion,
+            formatVersion: options.format, name: name, locale: options.locale, contentVersion: options.contentVersion,
             alignment: options.alignment, entryCount: sorted.count, digest: digest.finish())
         var json = IndexWriter.json(metadata: metadata, entries: written)
         hooks.editIndex?(&json)
         let index = try json.withBytes { (raw) throws(PackError) in
             try write(
-                Array(PackPath.indexPath.utf8), number: sorted.count, bytes: raw, crc32: CRC32.checksum(raw),
-                with: writer, to: output)
+                Array(PackPath.indexPath.utf8), number: sorted.count, bytes: raw,
+                checksums: EntryChecksums(raw, hashing: false), with: writer, to: output)
         }
         written.append(index)
         hooks.editEntries?(&written)
@@ -300,42 +313,46 @@ public struct PackBuilder {
             indexSize: UInt64(json.count))
     }
 
-    /// Writes an entry whose bytes and CRC-32 are known: its local header, then the bytes.
+    /// Writes an entry whose bytes and checksums are known: its local header, then the bytes.
     private static func write(
-        _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, crc32: UInt32, with writer: ZipWriter,
+        _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, checksums: EntryChecksums, with writer: ZipWriter,
         to output: OutputFile
     ) throws(PackError) -> ZipEntryLocation {
         let headerOffset = output.position
-        try output.append(writer.localHeader(name: name, size: UInt64(bytes.count), crc32: crc32, at: headerOffset))
+        try output.append(
+            writer.localHeader(name: name, size: UInt64(bytes.count), crc32: checksums.crc32, at: headerOffset))
         let dataOffset = output.position
         try output.append(bytes)
         return ZipEntryLocation(
             number: number, path: name, headerOffset: headerOffset, dataOffset: dataOffset, size: UInt64(bytes.count),
-            crc32: crc32)
+            crc32: checksums.crc32, sha256: checksums.sha256)
     }
 
     /// Writes an entry whose bytes are in memory, or streams a large file, patching its CRC-32
     /// into the local header once the file has been read.
     private static func write(
-        _ entry: PendingEntry, number: Int, with writer: ZipWriter, to output: OutputFile
+        _ entry: PendingEntry, number: Int, hashing: Bool, with writer: ZipWriter, to output: OutputFile
     ) throws(PackError) -> ZipEntryLocation {
         switch entry.contents {
         case .bytes(let bytes):
             return try bytes.withBytes { (raw) throws(PackError) in
-                try write(entry.utf8, number: number, bytes: raw, crc32: CRC32.checksum(raw), with: writer, to: output)
+                try write(
+                    entry.utf8, number: number, bytes: raw, checksums: EntryChecksums(raw, hashing: hashing), with: writer,
+                    to: output)
             }
         case .file(let source):
             let headerOffset = output.position
             try output.append(writer.localHeader(name: entry.utf8, size: source.listed.size, crc32: 0, at: headerOffset))
             let dataOffset = output.position
             var crc = CRC32()
-            try source.copy(to: output, crc: &crc)
+            var sha256: EntryHash.Hasher? = hashing ? EntryHash.Hasher() : nil
+            try source.copy(to: output, crc: &crc, sha256: &sha256)
             var crcBytes: [UInt8] = []
             crcBytes.appendLE(crc.value)
             try output.patch(crcBytes, at: headerOffset + ZipWriter.localHeaderCRCOffset)
             return ZipEntryLocation(
                 number: number, path: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset,
-                size: source.listed.size, crc32: crc.value)
+                size: source.listed.size, crc32: crc.value, sha256: sha256?.finish())
         }
     }
 

@@ -11,8 +11,9 @@ import Dispatch
 /// come back in entry order, so the first failing entry is the one reported.
 final class SourceReader {
     enum Slot {
-        /// The file's bytes (valid only inside ``SourceReader/take(_:_:)``'s closure) and CRC-32.
-        case loaded(UnsafeRawBufferPointer, crc32: UInt32)
+        /// The file's bytes (valid only inside ``SourceReader/take(_:_:)``'s closure) and their
+        /// CRC-32 and SHA-256, computed by the worker from the bytes the writer will write.
+        case loaded(UnsafeRawBufferPointer, EntryChecksums)
         case failed(PackError)
         /// Not read ahead: the writer copies it itself.
         case inline
@@ -33,8 +34,10 @@ final class SourceReader {
         let buffer: UnsafeMutableRawBufferPointer
         let slots: UnsafeMutableBufferPointer<Slot>
         let group = DispatchGroup()
+        let hashing: Bool
 
-        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer) {
+        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer, hashing: Bool) {
+            self.hashing = hashing
             self.range = range
             self.sources = sources
             self.buffer = buffer
@@ -56,9 +59,9 @@ final class SourceReader {
                 let end = start + Int(source.listed.size) + 1
                 if index % lanes == lane {
                     let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<end])
-                    switch source.load(into: part) {
-                    case .success(let crc32):
-                        slots[index] = .loaded(UnsafeRawBufferPointer(rebasing: part.dropLast()), crc32: crc32)
+                    switch source.load(into: part, hashing: hashing) {
+                    case .success(let checksums):
+                        slots[index] = .loaded(UnsafeRawBufferPointer(rebasing: part.dropLast()), checksums)
                     case .failure(let error): slots[index] = .failed(error)
                     }
                 }
@@ -77,7 +80,11 @@ final class SourceReader {
     private var following: Batch?
     private var nextBatch = 0
 
-    init(_ entries: [PackBuilder.PendingEntry]) {
+    /// Whether workers also compute each file's SHA-256 (format 2).
+    private let hashing: Bool
+
+    init(_ entries: [PackBuilder.PendingEntry], hashing: Bool) {
+        self.hashing = hashing
         sources = entries.map {
             guard case .file(let source) = $0.contents, source.listed.size <= Self.largeFile else { return nil }
             return source
@@ -125,7 +132,7 @@ final class SourceReader {
     private func launch() -> Batch? {
         guard nextBatch + 1 < boundaries.count else { return nil }
         let range = boundaries[nextBatch]..<boundaries[nextBatch + 1]
-        let batch = Batch(range: range, sources: Array(sources[range]), buffer: buffers[nextBatch % 2])
+        let batch = Batch(range: range, sources: Array(sources[range]), buffer: buffers[nextBatch % 2], hashing: hashing)
         nextBatch += 1
         let lanes = min(Self.lanes, batch.sources.count(where: { $0 != nil }))
         for lane in 0..<lanes {

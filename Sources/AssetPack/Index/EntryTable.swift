@@ -64,8 +64,18 @@ struct EntryTable: Sendable {
         }
     }
 
+    /// Where each entry's SHA-256 (64 hex digits) starts in a format-2 index, for entries
+    /// appended with one; read through ``Pack/sha256(entryNumber:)``.
+    private(set) var hashPositions: [UInt32] = []
+
+    /// How many entries have a SHA-256 listed.
+    var hashedCount: Int { hashPositions.count }
+
     /// Appends a stored entry of a pack's index (the parser's fast path).
-    mutating func appendStored(path: RawBytes, dataOffset: UInt64, size: UInt64, crc32: UInt32) {
+    mutating func appendStored(
+        path: RawBytes, dataOffset: UInt64, size: UInt64, crc32: UInt32, hashPosition: UInt32? = nil
+    ) {
+        if let hashPosition { hashPositions.append(hashPosition) }
         rows.append(
             IndexRow(
                 dataOffset: dataOffset, size: size, pathStart: UInt32(paths.count), crc32: crc32,

@@ -88,7 +88,15 @@ struct IndexParser {
         skipWhitespace()
         guard position == bytes.count else { throw fail("trailing bytes after the index") }
         guard let format else { throw fail("no \"format\"") }
-        guard format == 1 else { throw fail("unsupported format version \(format)") }
+        guard format == 1 || format == 2 else { throw fail("unsupported format version \(format)") }
+        // Format 2 lists every entry's SHA-256, format 1 none.
+        let hashed = table.hashedCount
+        guard format == 2 ? hashed == table.count : hashed == 0 else {
+            throw fail(
+                format == 2
+                    ? "format 2 lists a SHA-256 for every file, but \(table.count - hashed) have none"
+                    : "format 1 lists no SHA-256, but \(hashed) files have one")
+        }
         guard let name, let alignment, let entryCount, let digest, sawFiles else {
             throw fail("missing one of \"name\", \"alignment\", \"entryCount\", \"digest\", \"files\"")
         }
@@ -131,14 +139,15 @@ struct IndexParser {
         }
     }
 
-    /// `[entryNumber, dataOffset, size, crc32]`.
+    /// `[entryNumber, dataOffset, size, crc32]`, and in format 2 `"sha256"` after the CRC.
     private mutating func parseFile() throws(Failure) {
         let number: UInt64
         let offset: UInt64
         let size: UInt64
         let crc: UInt64
+        var hashPosition: Int?
         if let quad = compactQuad() {
-            (number, offset, size, crc) = quad
+            (number, offset, size, crc, hashPosition) = quad
         } else {
             try expect(UInt8(ascii: "["))
             number = try parseUInt()
@@ -148,6 +157,12 @@ struct IndexParser {
             size = try parseUInt()
             try expect(UInt8(ascii: ","))
             crc = try parseUInt()
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") {
+                position += 1
+                skipWhitespace()
+                hashPosition = try parseHash()
+            }
             try expect(UInt8(ascii: "]"))
         }
         guard number == UInt64(table.count) else {
@@ -157,24 +172,68 @@ struct IndexParser {
         guard pathLength <= pathBudget - table.pathBytesCount else {
             throw fail("the files' paths add up to more than the \(pathBudget) bytes the central directory holds")
         }
+        guard hashPosition.map({ $0 <= Int(UInt32.max) }) ?? true else { throw fail("the index is too large") }
         table.appendStored(
-            path: RawBytes(base: path.baseAddress, count: pathLength), dataOffset: offset, size: size, crc32: UInt32(crc))
+            path: RawBytes(base: path.baseAddress, count: pathLength), dataOffset: offset, size: size, crc32: UInt32(crc),
+            hashPosition: hashPosition.map { UInt32($0) })
+    }
+
+    /// `"` and 64 lowercase hex digits and `"`; returns where the digits start.
+    private mutating func parseHash() throws(Failure) -> Int {
+        guard let start = Self.hashString(bytes, at: position) else {
+            throw fail("expected a SHA-256 as 64 lowercase hex digits in quotes")
+        }
+        position = start + 65
+        return start
+    }
+
+    /// Where the digits start, if a quoted hash of 64 lowercase hex digits is at `index`.
+    @inline(__always)
+    private static func hashString(_ bytes: RawBytes, at index: Int) -> Int? {
+        guard index &+ 66 <= bytes.count, bytes.byte(at: index) == UInt8(ascii: "\""),
+            bytes.byte(at: index &+ 65) == UInt8(ascii: "\"")
+        else { return nil }
+        // Eight bytes at a time: every byte in 0-9 or a-f. For bytes below 0x80, `(x | 0x80) - n`
+        // keeps its top bit exactly when x >= n, with no borrow into the next byte.
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low: UInt64 = 0x0101_0101_0101_0101
+        var word = index &+ 1
+        while word < index &+ 65 {
+            let x = bytes.word(at: word)
+            guard x & high == 0 else { return nil }
+            let atLeast0 = ((x | high) &- 0x30 &* low) & high
+            let atMost9 = ((0x39 &* low | high) &- x) & high
+            let atLeastA = ((x | high) &- 0x61 &* low) & high
+            let atMostF = ((0x66 &* low | high) &- x) & high
+            guard (atLeast0 & atMost9) | (atLeastA & atMostF) == high else { return nil }
+            word &+= 8
+        }
+        return index &+ 1
     }
 
     /// The writer's own form, `[1,2,3,4]` without spaces and with numbers of at most 18 digits,
     /// read eight digits at a time; `nil` (position unchanged) for anything else, which the
     /// general path then parses or reports precisely.
-    private mutating func compactQuad() -> (UInt64, UInt64, UInt64, UInt64)? {
+    private mutating func compactQuad() -> (UInt64, UInt64, UInt64, UInt64, Int?)? {
         var index = position
         guard index < bytes.count, bytes.byte(at: index) == UInt8(ascii: "[") else { return nil }
         index += 1
         guard let number = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
             let offset = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
-            let size = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
-            let crc = Self.compactNumber(bytes, &index, then: UInt8(ascii: "]"))
+            let size = Self.compactNumber(bytes, &index, then: UInt8(ascii: ","))
         else { return nil }
-        position = index
-        return (number, offset, size, crc)
+        let crcStart = index
+        if let crc = Self.compactNumber(bytes, &index, then: UInt8(ascii: "]")) {
+            position = index
+            return (number, offset, size, crc, nil)
+        }
+        index = crcStart
+        guard let crc = Self.compactNumber(bytes, &index, then: UInt8(ascii: ",")),
+            let hash = Self.hashString(bytes, at: index), hash &+ 65 < bytes.count,
+            bytes.byte(at: hash &+ 65) == UInt8(ascii: "]")
+        else { return nil }
+        position = hash &+ 66
+        return (number, offset, size, crc, hash)
     }
 
     /// 1 to 18 digits, no leading zero, then `delimiter`; advances past the delimiter.

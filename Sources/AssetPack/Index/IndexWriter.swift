@@ -1,10 +1,12 @@
 /// Writes the JSON index: metadata, then the files nested one object per folder, each file an
-/// array `[entryNumber, dataOffset, size, crc32]`. Entries must come sorted by path bytes, which
-/// makes every folder's files contiguous and the output deterministic.
+/// array `[entryNumber, dataOffset, size, crc32, "sha256"]` (format 2; format 1 has no hash).
+/// Entries must come sorted by path bytes, which makes every folder's files contiguous and the
+/// output deterministic.
 enum IndexWriter {
     static func json(metadata: PackMetadata, entries: [ZipEntryLocation]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + entries.count * 48)
+        let hashed = metadata.formatVersion >= 2
+        out.reserveCapacity(256 + entries.count * (hashed ? 116 : 48))
         out += Array("{\"format\":\(metadata.formatVersion),\"name\":".utf8)
         appendString(Array(metadata.name.utf8), to: &out)
         if let locale = metadata.locale {
@@ -60,6 +62,11 @@ enum IndexWriter {
             appendDecimal(entry.size, to: &out)
             out.append(UInt8(ascii: ","))
             appendDecimal(UInt64(entry.crc32), to: &out)
+            if hashed {
+                out += [UInt8(ascii: ","), UInt8(ascii: "\"")]
+                out += Array((entry.sha256?.hex ?? "").utf8)
+                out.append(UInt8(ascii: "\""))
+            }
             out.append(UInt8(ascii: "]"))
             firstInObject = false
             previous = path

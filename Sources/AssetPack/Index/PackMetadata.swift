@@ -1,6 +1,6 @@
 /// What a pack says about itself in its index: who it is and how it was built.
 public struct PackMetadata: Sendable, Equatable {
-    /// The pack format version; this library reads and writes version 1.
+    /// The pack format version: 2 (every entry's SHA-256 listed and digested) or 1 (CRC-32s only).
     public var formatVersion: Int
     /// The pack's name (`--name`, by default the source folder's name).
     public var name: String
@@ -12,13 +12,13 @@ public struct PackMetadata: Sendable, Equatable {
     public var alignment: Int
     /// The number of content entries (the index itself not counted).
     public var entryCount: Int
-    /// `sha256:` and the hex SHA-256 of the pack's manifest: every entry's path, size and CRC-32
-    /// and the metadata above. Identifies the pack's content for caches.
+    /// `sha256:` and the hex SHA-256 of the pack's manifest: the metadata above and every entry's
+    /// path and SHA-256 (format 2; format 1: path, size and CRC-32). Identifies the pack's content.
     public var digest: String
 
     /// Metadata with the given values (the builder makes it; tests and tools may too).
     public init(
-        formatVersion: Int = 1, name: String, locale: String? = nil, contentVersion: String? = nil,
+        formatVersion: Int = 2, name: String, locale: String? = nil, contentVersion: String? = nil,
         alignment: Int, entryCount: Int, digest: String
     ) {
         self.formatVersion = formatVersion

@@ -4,13 +4,16 @@ public struct VerificationReport: Sendable, Equatable {
     public var entryCount: Int
     /// The bytes whose CRC-32 was checked (after inflating, for deflated entries).
     public var checkedBytes: UInt64
+    /// The entries whose SHA-256 was checked against the index (format 2; 0 for format 1).
+    public var hashedEntries: Int = 0
 }
 
 extension Pack {
     /// The strict, complete check of the whole pack.
     ///
     /// Walks the central directory and every local header and checks that they agree with each
-    /// other and with the index; checks the CRC-32 of every entry; that no two entries' bytes
+    /// other and with the index; checks the CRC-32 of every entry and, in format 2, its SHA-256
+    /// (so bytes changed to keep their CRC are still found); that no two entries' bytes
     /// overlap; that names are safe and unique, also on case-insensitive file systems. For packs
     /// with an index, also: every entry stored, UTF-8 flagged and aligned, the index last, its
     /// metadata and digest matching the entries.
@@ -52,14 +55,17 @@ extension Pack {
         var checkedBytes: UInt64 = 0
         var digest = metadata.map {
             ManifestDigest(
-                name: $0.name, locale: $0.locale, contentVersion: $0.contentVersion, alignment: $0.alignment)
+                format: $0.formatVersion, name: $0.name, locale: $0.locale, contentVersion: $0.contentVersion,
+                alignment: $0.alignment)
         }
+        var hashedEntries = 0
         for (number, central) in records.enumerated() {
             let name = CentralDirectory.utf8Name(central)
             func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
                 PackError(code, detail, entry: String(decoding: name, as: UTF8.self), offset: offset ?? central.recordOffset)
             }
             let row = table.row(number)
+            var listedHash: EntryHash?
             // Central directory against the table (the index, for our packs).
             guard table.pathBytes(number).elementsEqual(name) else {
                 throw problem(.indexMismatch, "entry \(number) is \"\(table.path(number))\" in the index")
@@ -111,7 +117,11 @@ extension Pack {
                         offset: local.dataOffset)
                 }
                 if number < records.count - 1 {
-                    digest?.add(path: name, size: central.size, crc32: central.crc32)
+                    listedHash = try sha256(entryNumber: number)
+                    if metadata.formatVersion >= 2, listedHash == nil {
+                        throw problem(.badIndex, "the index lists no SHA-256 for it")
+                    }
+                    digest?.add(path: name, size: central.size, crc32: central.crc32, sha256: listedHash)
                 } else if !name.elementsEqual(PackPath.indexPath.utf8) {
                     throw problem(.badIndex, "the last entry is not \(PackPath.indexPath)")
                 }
@@ -124,6 +134,15 @@ extension Pack {
                 throw problem(
                     .crcMismatch, "data has CRC \(hex32(crc)), the headers say \(hex32(central.crc32))",
                     offset: local.dataOffset)
+            }
+            if let listedHash {
+                let actual = bytes.withUnsafeBytes { EntryHash.of($0) }
+                guard actual == listedHash else {
+                    throw problem(
+                        .sha256Mismatch, "data has SHA-256 \(actual.hex), the index says \(listedHash.hex)",
+                        offset: local.dataOffset)
+                }
+                hashedEntries += 1
             }
             checkedBytes += UInt64(bytes.count)
         }
@@ -157,7 +176,7 @@ extension Pack {
                     entry: PackPath.indexPath)
             }
         }
-        return VerificationReport(entryCount: records.count, checkedBytes: checkedBytes)
+        return VerificationReport(entryCount: records.count, checkedBytes: checkedBytes, hashedEntries: hashedEntries)
     }
 }
 
@@ -167,20 +186,21 @@ extension Pack {
     public func synthesizedIndex() throws(PackError) -> [UInt8] {
         if let index = try indexData() { return Array(index) }
         let name = PackMetadata.defaultName(forFile: path)
-        var digest = ManifestDigest(name: name, locale: nil, contentVersion: nil, alignment: 1)
+        var digest = ManifestDigest(format: 1, name: name, locale: nil, contentVersion: nil, alignment: 1)
         var entries: [ZipEntryLocation] = []
         for position in 0..<table.count {
             let number = table.sorted(position)
             let row = table.row(number)
             guard table.pathBytes(number).last != UInt8(ascii: "/") else { continue }
             let offset = try dataOffset(entryNumber: number)
-            digest.add(path: table.pathBytes(number), size: row.size, crc32: row.crc32)
+            digest.add(path: table.pathBytes(number), size: row.size, crc32: row.crc32, sha256: nil)
             entries.append(
                 ZipEntryLocation(
                     number: number, path: Array(table.pathBytes(number)), headerOffset: table.localHeaderOffset(number),
                     dataOffset: offset, size: row.size, crc32: row.crc32))
         }
-        let metadata = PackMetadata(name: name, alignment: 1, entryCount: entries.count, digest: digest.finish())
+        let metadata = PackMetadata(
+            formatVersion: 1, name: name, alignment: 1, entryCount: entries.count, digest: digest.finish())
         return IndexWriter.json(metadata: metadata, entries: entries)
     }
 }

@@ -152,6 +152,26 @@ public final class Pack: Sendable {
         try data(entryNumber: entry.entryNumber)
     }
 
+    /// The SHA-256 of the entry's bytes as the pack's index lists it: format 2 lists one for every
+    /// entry; `nil` for format-1 packs and zips without an index. ``verify()`` checks it against
+    /// the bytes; a delivery client compares it to tell which entries changed.
+    public func sha256(of entry: PackEntry) throws(PackError) -> EntryHash? {
+        try sha256(entryNumber: entry.entryNumber)
+    }
+
+    /// The listed SHA-256 of entry `number` (a content entry).
+    package func sha256(entryNumber number: Int) throws(PackError) -> EntryHash? {
+        guard hasIndex, number < table.hashedCount else { return nil }
+        let indexOffset = table.row(table.count - 1).dataOffset
+        let at = indexOffset + UInt64(table.hashPositions[number])
+        let digits = try source.bytes(at: at, count: 64)
+        guard let hash = digits.withUnsafeBytes({ EntryHash(hexDigits: $0) }) else {
+            // The parser checked these digits when the pack was opened; the file changed since.
+            throw PackError(.badIndex, "the SHA-256 listed for entry \(number) is not hex", path: path, offset: at)
+        }
+        return hash
+    }
+
     /// The JSON index as stored in the pack, or `nil` for a zip without one.
     public func indexData() throws(PackError) -> PackData? {
         guard hasIndex else { return nil }

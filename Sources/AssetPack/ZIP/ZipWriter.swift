@@ -147,4 +147,6 @@ struct ZipEntryLocation {
     var dataOffset: UInt64
     var size: UInt64
     var crc32: UInt32
+    /// The SHA-256 of its bytes, in format-2 packs.
+    var sha256: EntryHash? = nil
 }

@@ -50,6 +50,9 @@ extension PackTool {
         @Option(help: "The development-locale pack or folder whose banks this translation must match.")
         var reference: String?
 
+        @Option(help: "The pack format: 2 (default: every entry's SHA-256 in the index) or 1 (CRC-32 only; kept for this release only, for readers older than format 2).")
+        var format: Int = 2
+
         @Flag(help: "Build even when OUT is up to date (its stamp matches the inputs).")
         var force = false
 
@@ -96,7 +99,10 @@ extension PackTool {
                 let options = PackBuilder.Options(
                     name: name ?? settings.name, alignment: align ?? settings.alignment ?? 16,
                     locale: locale ?? settings.locale, contentVersion: contentVersion ?? settings.contentVersion,
-                    timestamp: timestamp)
+                    timestamp: timestamp, format: format)
+                if format == 1 {
+                    Output.error("packtool: warning: --format 1 is deprecated and will be removed in the next release; format 2 lists every entry's SHA-256")
+                }
                 // The options first: a malformed locale is an error before any content is read.
                 do throws(PackError) {
                     try options.check()

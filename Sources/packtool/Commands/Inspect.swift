@@ -21,10 +21,12 @@ extension PackTool {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check the whole pack: headers, index, CRC-32 of every entry, overlaps and names.",
+            abstract: "Check the whole pack: headers, index, every entry's CRC-32 and SHA-256, overlaps and names.",
             discussion: """
-                Reads the file with pread, so a damaged or truncated file is an error, never a crash.
-                With --json: {"path", "ok": true, "entries", "checkedBytes"}, or on failure \
+                Reads the file with pread, so a damaged or truncated file is an error, never a crash. \
+                A format-2 pack's entries are checked against the SHA-256 its index lists (bytes \
+                changed so that their CRC-32 still matches are found); format 1 by CRC-32 only.
+                With --json: {"path", "ok": true, "format", "entries", "checkedBytes", "sha256Checked"}, or on failure \
                 {"path", "ok": false, "error": {"code", "message", "path", "entry", "offset"}} \
                 (the line on standard error and exit status 1 too).
                 """)
@@ -48,11 +50,15 @@ extension PackTool {
                 if json {
                     try Output.json(
                         .object([
-                            ("path", .string(opened.path)), ("ok", .bool(true)), ("entries", .number(report.entryCount)),
-                            ("checkedBytes", .unsigned(report.checkedBytes)),
+                            ("path", .string(opened.path)), ("ok", .bool(true)),
+                            ("format", .string(opened.metadata.map { "pack/\($0.formatVersion)" } ?? "zip")),
+                            ("entries", .number(report.entryCount)), ("checkedBytes", .unsigned(report.checkedBytes)),
+                            ("sha256Checked", .number(report.hashedEntries)),
                         ]))
                 } else {
-                    try Output.line("\(opened.path): OK, \(report.entryCount) entries, \(report.checkedBytes) bytes checked")
+                    let how = report.hashedEntries > 0 ? "CRC-32 and SHA-256" : "CRC-32"
+                    try Output.line(
+                        "\(opened.path): OK, \(report.entryCount) entries, \(report.checkedBytes) bytes checked (\(how))")
                 }
             }
         }
@@ -62,7 +68,7 @@ extension PackTool {
         static let configuration = CommandConfiguration(
             abstract: "Show what a pack says about itself.",
             discussion: """
-                With --json, one object. A pack: {"path", "format": "pack/1", "name", "locale" \
+                With --json, one object. A pack: {"path", "format": "pack/2" (or "pack/1"), "name", "locale" \
                 (null for a base pack), "contentVersion" (or null), "entries" (content entries), \
                 "alignment", "digest", "fileSize", "contentSize", "indexSize"}. Any other zip: \
                 {"path", "format": "zip", "entries", "stored", "deflated", "fileSize", \

@@ -181,7 +181,7 @@ private final class PreviewSite {
             if let hit = store.image(named: picture, scale: 2, idiom: .phone) {
                 let bytes = try hit.hit.data()
                 let suffix = hit.path.split(separator: ".").last.map { "." + $0.lowercased() } ?? ""
-                let name = "images/" + SHA256.hexDigest(of: bytes) + suffix
+                let name = "images/" + bytes.withUnsafeBytes { EntryHash.of($0).hex } + suffix
                 if written.insert(name).inserted {
                     try Data(bytes).write(to: URL(fileURLWithPath: output + "/" + name), options: .atomic)
                 }

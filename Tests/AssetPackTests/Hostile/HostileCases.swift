@@ -325,6 +325,18 @@ extension HostileCase {
             code: .indexMismatch, entry: "a.txt", make: pack(editIndex: replacing("\"a.txt\"", with: "\"q.txt\""))),
         HostileCase(group: "pack", name: "index CRC disagrees with the directory", stage: .verify, code: .indexMismatch,
             entry: "dir/c.txt", make: pack(editIndex: replacing(",1,", with: ",1,1"))),
+        // Format 2: every file's SHA-256, as 64 lowercase hex digits in quotes (dir/c.txt holds "c").
+        HostileCase(group: "pack", name: "index SHA-256 in uppercase", stage: .open, code: .badIndex, entry: ".pack/index.json",
+            make: pack(editIndex: replacing("\"2e7d2c03a9507ae2", with: "\"2E7D2C03A9507AE2"))),
+        HostileCase(group: "pack", name: "index SHA-256 one digit short", stage: .open, code: .badIndex, entry: ".pack/index.json",
+            make: pack(editIndex: replacing("a1a25aefc6\"", with: "a1a25aefc\""))),
+        HostileCase(group: "pack", name: "format-2 index with a file that has no SHA-256", stage: .open, code: .badIndex,
+            entry: ".pack/index.json", make: pack(editIndex: replacing(
+                ",\"2e7d2c03a9507ae265ecf5b5356885a53393a2029d241394997265a1a25aefc6\"]", with: "]"))),
+        HostileCase(group: "pack", name: "format-1 index that lists SHA-256s", stage: .open, code: .badIndex,
+            entry: ".pack/index.json", make: pack(editIndex: replacing("\"format\":2", with: "\"format\":1"))),
+        HostileCase(group: "pack", name: "index SHA-256 of other bytes", stage: .verify, code: .sha256Mismatch, entry: "dir/c.txt",
+            make: pack(editIndex: replacing("\"2e7d2c03a9507ae2", with: "\"2e7d2c03a9507ae3"))),
         HostileCase(group: "pack", name: "digest disagrees", stage: .verify, code: .indexMismatch, entry: ".pack/index.json",
             make: pack(editIndex: replacing("\"digest\":\"sha256:", with: "\"digest\":\"sha256:0"))),
         HostileCase(group: "pack", name: "end record comment pointing nowhere", stage: .open, code: .badIndex,

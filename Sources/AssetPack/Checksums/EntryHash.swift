@@ -1,0 +1,119 @@
+import Crypto
+
+/// A SHA-256 hash: of one entry's bytes in a format-2 pack's index, of a whole pack file in a
+/// catalog. Thirty-two bytes held inline, so a set of them (the entries a client already has)
+/// costs no allocation per hash. Hashing is swift-crypto's `SHA256`: CryptoKit on Apple
+/// platforms, BoringSSL elsewhere.
+public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
+    /// The hash's bytes as four big-endian words, in order.
+    private var words: (UInt64, UInt64, UInt64, UInt64)
+
+    /// The hash whose 32 bytes these are; `nil` for any other count.
+    public init?<C: Collection<UInt8>>(bytes: C) {
+        guard bytes.count == 32 else { return nil }
+        var words: [UInt64] = [0, 0, 0, 0]
+        for (index, byte) in bytes.enumerated() { words[index / 8] = words[index / 8] << 8 | UInt64(byte) }
+        self.words = (words[0], words[1], words[2], words[3])
+    }
+
+    /// The hash written as 64 lowercase hex digits (as `sha256sum` prints it); `nil` otherwise.
+    public init?(hex: some StringProtocol) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        guard let hash = digits.withUnsafeBytes({ Self(hexDigits: $0) }) else { return nil }
+        self = hash
+    }
+
+    /// 64 lowercase hex digits at the start of `digits`; `nil` if any is not one.
+    init?(hexDigits digits: UnsafeRawBufferPointer) {
+        guard digits.count >= 64 else { return nil }
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for word in 0..<4 {
+            var value: UInt64 = 0
+            for index in word * 16..<word * 16 + 16 {
+                let digit = digits[index]
+                let nibble: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit &- UInt8(ascii: "a") &+ 10
+                default: return nil
+                }
+                value = value << 4 | UInt64(nibble)
+            }
+            switch word {
+            case 0: words.0 = value
+            case 1: words.1 = value
+            case 2: words.2 = value
+            default: words.3 = value
+            }
+        }
+        self.words = words
+    }
+
+    /// The SHA-256 of `bytes`.
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> EntryHash {
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.finish()
+    }
+
+    /// The SHA-256 of `bytes`.
+    public static func of<C: Collection<UInt8>>(_ bytes: C) -> EntryHash {
+        var hasher = Hasher()
+        hasher.update(bytes)
+        return hasher.finish()
+    }
+
+    /// The 32 bytes.
+    public var bytes: [UInt8] {
+        [words.0, words.1, words.2, words.3].flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> (56 - 8 * $0)) } }
+    }
+
+    /// 64 lowercase hex digits.
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+
+    public static func == (a: EntryHash, b: EntryHash) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+    }
+
+    public func hash(into hasher: inout Swift.Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
+    }
+
+    /// SHA-256 over bytes given in parts.
+    public struct Hasher {
+        private var state = Crypto.SHA256()
+
+        public init() {}
+
+        public mutating func update(_ bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
+
+        public mutating func update<C: Collection<UInt8>>(_ bytes: C) {
+            if bytes.withContiguousStorageIfAvailable({ state.update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil {
+                return
+            }
+            Array(bytes).withUnsafeBytes { state.update(bufferPointer: $0) }
+        }
+
+        public func finish() -> EntryHash {
+            let digest = state.finalize()
+            return digest.withUnsafeBytes { EntryHash(bytes: $0) } ?? EntryHash(words: (0, 0, 0, 0))
+        }
+    }
+
+    private init(words: (UInt64, UInt64, UInt64, UInt64)) { self.words = words }
+}
