@@ -6,14 +6,23 @@ import StudyEngine
 
 extension ProgressStore {
     /// Brings the schema up to date. GRDB's migrator reads which migrations are applied before it
-    /// takes the write lock, so a second process opening a new file at the same moment runs the
-    /// same migration after the first committed it, and fails ("table item already exists"). That
-    /// failure is harmless exactly when the schema is now complete: the other process did the work.
+    /// takes the write lock, so a second process opening a file at the same moment runs the same
+    /// migration after the first committed it, and fails ("table item already exists"). That
+    /// failure is harmless when another process applied migrations meanwhile: each migration is
+    /// its own transaction, so the other may still be running the next one, and the migrator is
+    /// asked again (it then skips what is done) until the schema is complete. A failure while no
+    /// one else made progress is a real one.
     static func migrate(_ pool: DatabasePool) throws {
-        do {
-            try migrator.migrate(pool)
-        } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY {
-            guard try pool.read({ db in try migrator.hasCompletedMigrations(db) }) else { throw error }
+        while true {
+            let before = try pool.read { db in try migrator.appliedIdentifiers(db) }
+            do {
+                try migrator.migrate(pool)
+                return
+            } catch let error as DatabaseError where error.resultCode != .SQLITE_BUSY {
+                let after = try pool.read { db in try migrator.appliedIdentifiers(db) }
+                if try pool.read({ db in try migrator.hasCompletedMigrations(db) }) { return }
+                guard after.isStrictSuperset(of: before) else { throw error }
+            }
         }
     }
 
@@ -69,6 +78,21 @@ extension ProgressStore {
                     completedOn TEXT
                 ) WITHOUT ROWID;
                 """)
+        }
+        migrator.registerMigration("v2: the learner's seed") { db in
+            // One row: the learner's own random 64 bits, drawn once (for a new file and for one an
+            // older version made) and never changed. They fix the order a question's choices are
+            // shown in (ChoiceOrder), so it is the same in every session and on every device the
+            // file goes to. SQLite's INTEGER is signed: the bits are kept as an Int64.
+            try db.execute(sql: """
+                CREATE TABLE learner (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    seed INTEGER NOT NULL
+                );
+                """)
+            try db.execute(
+                sql: "INSERT INTO learner (id, seed) VALUES (1, ?)",
+                arguments: [Int64(bitPattern: UInt64.random(in: .min ... .max))])
         }
         return migrator
     }

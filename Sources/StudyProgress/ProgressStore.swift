@@ -19,6 +19,11 @@ import StudyEngine
 public final class ProgressStore: Sendable {
     /// The database file.
     public let path: String
+    /// The learner's own random seed: drawn once, when the database is made (or first opened by a
+    /// version that keeps one), and never changed. It fixes the order a question's choices are
+    /// shown in (StudyEngine's `ChoiceOrder`), the same in every session, language and app that
+    /// opens this file.
+    public let learnerSeed: UInt64
     let pool: DatabasePool
 
     /// Opens (or creates) the progress database at `path`.
@@ -43,6 +48,7 @@ public final class ProgressStore: Sendable {
             let pool = try Self.retryingBusy { try DatabasePool(path: path, configuration: configuration) }
             self.pool = pool
             try Self.retryingBusy { try Self.migrate(pool) }
+            learnerSeed = try pool.read { db in try Self.learnerSeed(db) }
         } catch {
             throw Self.wrap(error, path: path)
         }
@@ -50,6 +56,14 @@ public final class ProgressStore: Sendable {
 
 
     // MARK: Reading
+
+    /// The seed the `learner` table keeps (a missing row is a damaged database).
+    static func learnerSeed(_ db: Database) throws -> UInt64 {
+        guard let seed = try Int64.fetchOne(db, sql: "SELECT seed FROM learner WHERE id = 1") else {
+            throw ProgressError(.damagedDatabase, "the learner's seed is missing")
+        }
+        return UInt64(bitPattern: seed)
+    }
 
     /// Every item of `source` with its progress, orphans included.
     public func items(source: String) throws(ProgressError) -> [ItemKey: ItemProgress] {

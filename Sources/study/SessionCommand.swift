@@ -12,8 +12,11 @@ struct SessionCommand: ParsableCommand {
         discussion: """
             The day's review round comes first (most overdue first; lowest predicted recall for FSRS), \
             then new items in the content's order up to the daily limit; a lesson's teaching text comes \
-            before its first question. A question takes its choice's number; a wrong try shows the \
-            explanation and lets you try once more. A card shows its front, then its back, and takes \
+            before its first question. A question's choices are shown in the learner's own order, \
+            shuffled per question from the progress database's learner seed and the bank and question \
+            ids (not the text), so it is the same in every session and language; --no-shuffle shows \
+            the bank's order. A question takes the number its choice is shown with; a wrong try shows \
+            the explanation and lets you try once more. A card shows its front, then its back, and takes \
             a grade: 1 again, 2 hard, 3 good, 4 easy. Type u to take back the last answer, q to stop. \
             When standard input is not a terminal, answers are read one per line.
 
@@ -42,6 +45,9 @@ struct SessionCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Study only this item, now, due or not.", valueName: "id"))
     var item: String?
+
+    @Flag(name: .customLong("no-shuffle"), help: "Show a question's choices in the bank's order (for authors) instead of the learner's shuffled order.")
+    var noShuffle = false
 
     @Flag(help: "Print one JSON summary at the end instead of the session's text.")
     var json = false
@@ -95,7 +101,10 @@ struct SessionCommand: ParsableCommand {
             var cardGrade: FSRSRating?
             switch item.content {
             case .question(let question):
-                guard let result = try ask(question, key: item.key, interactive: interactive, out: out, session: session) else {
+                let order = noShuffle
+                    ? ChoiceOrder(unshuffled: question.choices.count)
+                    : ChoiceOrder(count: question.choices.count, learnerSeed: store.learnerSeed, bank: material.id, question: question.id)
+                guard let result = try ask(question, shown: order, key: item.key, interactive: interactive, out: out, session: session) else {
                     stopped = true
                     continue
                 }
@@ -188,23 +197,27 @@ struct SessionCommand: ParsableCommand {
         out("   \(expected), u or q")
     }
 
-    private func ask(_ question: Question, key: ItemKey, interactive: Bool, out: (String) -> Void, session: StudySession) throws -> Step? {
+    /// Asks `question` with its choices in the `shown` order. The learner answers by the number
+    /// shown; the answer is graded, and the key named, by the original choice.
+    private func ask(_ question: Question, shown order: ChoiceOrder, key: ItemKey, interactive: Bool, out: (String) -> Void, session: StudySession) throws -> Step? {
         for line in wrapped(question.prompt) { out(line) }
         if let picture = question.picture { out("   [picture: \(picture)]") }
-        for (index, choice) in question.choices.enumerated() {
+        for (position, choice) in order.arrange(question.choices).enumerated() {
             for (n, line) in wrapped(choice.text, indent: "     ").enumerated() {
-                out(n == 0 ? "  \(index + 1)." + line.dropFirst(4) : line)
+                out(n == 0 ? "  \(position + 1)." + line.dropFirst(4) : line)
             }
         }
         var wrongTries = 0
         while true {
             guard let text = readAnswer(interactive: interactive, prompt: "> ", out: out) else { return nil }
             if let control = try control(text, session: session, out: out) { return control }
-            guard let number = Int(text), (1...question.choices.count).contains(number) else {
+            guard let number = Int(text), (1...question.choices.count).contains(number),
+                let chosen = order.originalIndex(atShownPosition: number - 1)
+            else {
                 try invalid(text, "choose 1 to \(question.choices.count)", key: key, interactive: interactive, out: out)
                 continue
             }
-            if question.choices[number - 1].correct {
+            if question.choices[chosen].correct {
                 out(wrongTries == 0 ? "   ✓ Right." : "   ✓ Right, on the second try.")
                 return .answered(wrongTries == 0 ? .rightFirstTry : .rightAfterWrongTry)
             }
@@ -214,7 +227,7 @@ struct SessionCommand: ParsableCommand {
                 out("   Try once more.")
                 continue
             }
-            let right = question.correctIndex.map { "\($0 + 1). \(question.choices[$0].text)" } ?? ""
+            let right = question.correctIndex.map { "\((order.shownPosition(ofOriginalIndex: $0) ?? $0) + 1). \(question.choices[$0].text)" } ?? ""
             out("   ✗ The answer is \(right)")
             return .answered(.wrong)
         }

@@ -42,7 +42,8 @@ struct ProgressStoreTests {
         try scratch.pack("en", locale: "en", files: bankFiles(count: 10, language: "en"))
         try scratch.pack("ru", locale: "ru", files: bankFiles(count: 10, language: "ru", word: "Вопрос"))
         let db = scratch.url("p.sqlite")
-        let common = ["session", "--packs", scratch.url("en.pack"), scratch.url("ru.pack"), "--db", db, "--now", "2026-11-22", "--new", "3"]
+        // The answers are scripted by the bank's order.
+        let common = ["session", "--packs", scratch.url("en.pack"), scratch.url("ru.pack"), "--db", db, "--now", "2026-11-22", "--new", "3", "--no-shuffle"]
         let ru = try study(common + ["--locale", "ru", "bank", "b"], input: "2\n2\n2\n")
         #expect(ru.status == 0, "\(ru.stderr)")
         #expect(ru.output.contains("Вопрос 1?"))
@@ -253,6 +254,39 @@ struct ProgressStoreTests {
         #expect { try ProgressStore(path: scratch.url("no/such/folder/p.sqlite")) } throws: { ($0 as? ProgressError)?.code == .notWritable }
     }
 
+    // MARK: - The learner's seed
+
+    @Test("a database at the previous schema version gets a learner's seed, which then stays the same on every open; its progress is kept")
+    func learnerSeedMigration() throws {
+        let scratch = try Scratch()
+        let path = scratch.url("v1.sqlite")
+        // The file the previous version made: schema v1 only, with one item learned.
+        let key = ItemKey(source: "bank/b", item: "q1")
+        let learned = ItemProgress(
+            key: key, state: fsrs.newState(at: StudyMoment(day0)), due: .date(day0.addingTimeInterval(86_400)), introduced: day0, lastReview: day0,
+            reviews: 1, lapses: 0)
+        let old = try DatabasePool(path: path)
+        try ProgressStore.migrator.migrate(old, upTo: "v1: items, review log, session days")
+        try old.write { db in try ProgressStore.save(learned, db: db) }
+        #expect(try old.read { db in try db.tableExists("learner") } == false)
+        try old.close()
+
+        let store = try ProgressStore(path: path)
+        let seed = store.learnerSeed
+        #expect(try store.item(key) == learned)
+        #expect(try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT seed FROM learner") } == Int64(bitPattern: seed))
+        for _ in 0..<3 { #expect(try ProgressStore(path: path).learnerSeed == seed) }
+        #expect(try store.pool.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } == ProgressStore.migrator.migrations)
+    }
+
+    @Test("each new learner draws a seed of their own")
+    func learnerSeedsDiffer() throws {
+        let scratch = try Scratch()
+        let seeds = try (0..<8).map { try ProgressStore(path: scratch.url("p\($0).sqlite")).learnerSeed }
+        #expect(Set(seeds).count == 8, "\(seeds)")
+        #expect(try ProgressStore(path: scratch.url("p0.sqlite")).learnerSeed == seeds[0])
+    }
+
     @Test("several connections creating one new database at once all open it, and the schema is made once")
     func concurrentCreation() throws {
         let scratch = try Scratch()
@@ -279,7 +313,7 @@ struct ProgressStoreTests {
             let store = try ProgressStore(path: path)
             #expect(try store.integrityCheck() == ["ok"])
             let queue = try DatabaseQueue(path: path)
-            #expect(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") }.count == 1)
+            #expect(try queue.read { try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations") } == ProgressStore.migrator.migrations)
             try queue.close()
         }
     }

@@ -13,7 +13,8 @@ struct StudyCommandTests {
         try scratch.pack("en", locale: "en", files: bankFiles(count: 12))
         let db = scratch.url("p.sqlite")
         let common = ["--packs", scratch.url("en.pack"), "--db", db, "--now", "2026-11-22", "--time-zone", "America/Vancouver"]
-        let result = try study(["session"] + common + ["--new", "3", "bank", "b"], input: "1\n2\nu\n" + String(repeating: "2\n", count: 12))
+        // The answers are scripted by the bank's order.
+        let result = try study(["session"] + common + ["--new", "3", "--no-shuffle", "bank", "b"], input: "1\n2\nu\n" + String(repeating: "2\n", count: 12))
         #expect(result.status == 0, "\(result.stderr)")
         let out = result.output
         #expect(out.contains("── Category: Lesson 1\n   Read this first."))
@@ -94,7 +95,10 @@ struct StudyCommandTests {
             let db = scratch.url("kill-\(trial).sqlite")
             let process = Process()
             process.executableURL = URL(fileURLWithPath: studyBinary)
-            process.arguments = ["session", "--packs", scratch.url("en.pack"), "--db", db, "--now", "2026-11-22", "--new", "400", "--max-reviews", "0", "bank", "b"]
+            // Every answer right (by the bank's order), so each line is one answer.
+            process.arguments = [
+                "session", "--packs", scratch.url("en.pack"), "--db", db, "--now", "2026-11-22", "--new", "400", "--max-reviews", "0", "--no-shuffle", "bank", "b",
+            ]
             let stdin = Pipe()
             let out = Pipe()
             process.standardInput = stdin
@@ -134,7 +138,8 @@ struct StudyCommandTests {
         let scratch = try Scratch()
         try scratch.pack("en", locale: "en", files: bankFiles(count: 200))
         let db = scratch.url("p.sqlite")
-        let arguments = ["session", "--packs", scratch.url("en.pack"), "--db", db, "--now", "2026-11-22", "--new", "100", "bank", "b"]
+        // Every answer right (by the bank's order), so 100 lines are 100 answers.
+        let arguments = ["session", "--packs", scratch.url("en.pack"), "--db", db, "--now", "2026-11-22", "--new", "100", "--no-shuffle", "bank", "b"]
         let results = Locked<[ProcessResult]>([])
         let group = DispatchGroup()
         for _ in 0..<2 {

@@ -5,14 +5,19 @@ import StudyEngine
 import StudyProgress
 import TestSupport
 
-/// A bank of `count` four-choice questions in lessons of 5 (choice 2 is right), in `language`.
-func bankFiles(count: Int, language: String = "en", word: String = "Question", removing: Set<String> = [], adding: [String] = []) -> [String: String] {
+/// A bank of `count` four-choice questions in lessons of 5 (choice 2 is right), in `language`;
+/// every question's choices are `choices`.
+func bankFiles(
+    count: Int, language: String = "en", word: String = "Question", choices: [String] = ["a", "b", "c", "d"], removing: Set<String> = [],
+    adding: [String] = []
+) -> [String: String] {
+    let choiceList = choices.enumerated().map { #"{"text": "\#($0.element)", "correct": \#($0.offset == 1)}"# }.joined(separator: ", ")
     var questions: [String] = []
     for n in 1...count where !removing.contains("q\(n)") {
-        questions.append(#"{"id": "q\#(n)", "prompt": "\#(word) \#(n)?", "choices": [{"text": "a", "correct": false}, {"text": "b", "correct": true}, {"text": "c", "correct": false}, {"text": "d", "correct": false}], "explanation": "Because \#(n)."}"#)
+        questions.append(#"{"id": "q\#(n)", "prompt": "\#(word) \#(n)?", "choices": [\#(choiceList)], "explanation": "Because \#(n)."}"#)
     }
     for id in adding {
-        questions.append(#"{"id": "\#(id)", "prompt": "\#(word) \#(id)?", "choices": [{"text": "a", "correct": false}, {"text": "b", "correct": true}, {"text": "c", "correct": false}, {"text": "d", "correct": false}], "explanation": "New."}"#)
+        questions.append(#"{"id": "\#(id)", "prompt": "\#(word) \#(id)?", "choices": [\#(choiceList)], "explanation": "New."}"#)
     }
     var lessons: [String] = []
     for start in stride(from: 0, to: questions.count, by: 5) {
