@@ -10,11 +10,13 @@ import Testing
 /// `packtool show … --stats` prints it), and translations that keep every question and answer.
 @Suite("The BC driving bank in Packs/: the quality bar, in every language")
 struct DrivingBankTests {
-    /// The seed app's 16 categories, in road order.
+    /// The bank's 18 categories, in the order a learner meets them: the licence, the car and the
+    /// driver before the trip, the rules of the road, then See-Think-Do, sharing the road, winter
+    /// and emergencies (the order of ICBC's Learn to Drive Smart).
     static let categories = [
-        "gearshift-ignition", "car-parts", "safety-inside", "dashboard-signals", "pre-drive-checks", "winter-driving",
+        "licence-insurance", "vehicle-controls", "before-you-drive", "safety-inside", "fit-to-drive",
         "road-signs", "traffic-lights", "road-markings", "intersections", "right-of-way", "lane-use", "reserved-lanes",
-        "passing-merging", "parking", "sharing-the-road",
+        "passing-merging", "parking", "see-think-do", "sharing-the-road", "winter-driving", "emergencies",
     ]
 
     /// The packs of the bank, built from Packs/ as packtool builds them.
@@ -32,7 +34,7 @@ struct DrivingBankTests {
         func bank(_ pack: Pack) throws -> QuestionBank { try QuestionBank.load(id: "driving-rules", from: pack) }
     }
 
-    @Test("English: 630 questions in 16 categories, lessons of 5–8 that teach first, 4 choices, sourced, no giveaways")
+    @Test("English: 630 questions in 18 categories, lessons of 5–8 that teach first, 4 choices, sourced, no giveaways")
     func english() throws {
         let packs = try Packs()
         let bank = try packs.bank(packs.english)
