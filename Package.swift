@@ -97,12 +97,16 @@ let package = Package(
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
+        // Signatures, roots and catalogs; minisign itself as the oracle.
+        .testTarget(name: "PackTrustTests", dependencies: ["PackTrust", "AssetPack", "TestSupport", "packtool"]),
         // The plugin, on a sample app package (Tests/Fixtures/PluginApp) built with swift build.
         .testTarget(name: "PluginTests", dependencies: ["AssetPack", "TestSupport"]),
         // The README's examples, through the public API only (no @testable import).
         .testTarget(
             name: "PublicAPITests",
-            dependencies: ["AssetPack", "AssetLibrary", "StudyContent", "StudyEngine", "StudyProgress", "ErrorReporting", "TestSupport"]
+            dependencies: [
+                "AssetPack", "AssetLibrary", "PackTrust", "StudyContent", "StudyEngine", "StudyProgress", "ErrorReporting", "TestSupport",
+            ]
         ),
         // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.
         .target(name: "StudyEngine", dependencies: ["ErrorReporting"]),

@@ -3,6 +3,7 @@
 import AssetLibrary
 import AssetPack
 import ErrorReporting
+import PackTrust
 import Foundation
 import StudyContent
 import StudyEngine
@@ -20,6 +21,7 @@ struct ErrorModelTests {
         "ContentError": ContentError.Code.allCases.map(\.rawValue),
         "StudyEngineError": StudyEngineError.Code.allCases.map(\.rawValue),
         "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
+        "TrustError": TrustError.Code.allCases.map(\.rawValue),
     ]
 
     @Test("codes are lowerCamelCase words: letters and digits, starting with a small letter")

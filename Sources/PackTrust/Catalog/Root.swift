@@ -147,13 +147,15 @@ public struct Root: Sendable, Equatable {
         for (index, entry) in try reader.array(document["signatures"], "signatures", max: 256).enumerated() {
             let field = "signatures[\(index)]"
             let object = try reader.object(entry, field)
-            let id = try reader.string(object["keyId"], field + ".keyId")
-            guard let key = keys.first(where: { $0.id.description == id }) else { continue }
+            // Signatures by keys this root does not list count for the previous root (rotation).
+            guard let id = Minisign.KeyID(hex: try reader.string(object["keyId"], field + ".keyId")) else {
+                throw TrustError(.malformedRoot, "not a key id of 16 hex digits", field: field + ".keyId")
+            }
             let text = try reader.string(object["signature"], field + ".signature")
             guard let raw = Data(base64Encoded: text), raw.count == 64 else {
                 throw TrustError(.malformedRoot, "not a base64 Ed25519 signature", field: field + ".signature")
             }
-            signatures.append((key.id, Array(raw)))
+            signatures.append((id, Array(raw)))
         }
         self.signatures = signatures
         try checkShape()

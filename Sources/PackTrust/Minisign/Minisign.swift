@@ -38,6 +38,18 @@ public enum Minisign {
 
         init(_ bytes: some Collection<UInt8>) { self.bytes = Array(bytes) }
 
+        /// The id from its 16 hex digits as ``description`` writes them.
+        public init?(hex: String) {
+            let digits = Array(hex.utf8)
+            guard digits.count == 16 else { return nil }
+            var bytes: [UInt8] = []
+            for index in stride(from: 14, through: 0, by: -2) {
+                guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(byte)
+            }
+            self.bytes = bytes
+        }
+
         public var description: String {
             bytes.reversed().map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
         }
