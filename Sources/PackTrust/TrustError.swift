@@ -51,13 +51,16 @@ public struct TrustError: LibraryError, Equatable {
         case invalidArgument
     }
 
+    /// What went wrong.
     public var code: Code
+    /// What was found and what was expected.
     public var detail: String
     /// The file the error is about (a key, signature, root, catalog or pack).
     public var file: String?
     /// What in it: `signature`, `trusted comment`, `packs[3].path`, a pack's name.
     public var field: String?
 
+    /// An error with its code, detail and, when known, the file and field.
     public init(_ code: Code, _ detail: String, file: String? = nil, field: String? = nil) {
         self.code = code
         self.detail = detail
@@ -67,8 +70,11 @@ public struct TrustError: LibraryError, Equatable {
 
     /// `PackTrust`.
     public static var library: String { "PackTrust" }
+    /// The code's raw value (`rollback`).
     public var codeName: String { code.rawValue }
+    /// The file and the field.
     public var location: ErrorLocation { ErrorLocation(file: file, field: field) }
+    /// `nil`: a trust error is where the problem is.
     public var underlyingError: (any LibraryError)? { nil }
 
     /// One line: `FILE: FIELD: DETAIL`, control characters dropped.
@@ -79,6 +85,7 @@ public struct TrustError: LibraryError, Equatable {
 
     /// The same error about `file`, unless it already names one.
     public func at(file: String) -> TrustError {
+        // (A file already named is kept: it is the more precise one.)
         var located = self
         if located.file == nil { located.file = file }
         return located

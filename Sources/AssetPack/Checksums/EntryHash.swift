@@ -81,12 +81,15 @@ public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// ``hex``.
     public var description: String { hex }
 
+    /// The same 32 bytes.
     public static func == (a: EntryHash, b: EntryHash) -> Bool {
         a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
     }
 
+    /// Hashes the 32 bytes.
     public func hash(into hasher: inout Swift.Hasher) {
         hasher.combine(words.0)
         hasher.combine(words.1)
@@ -98,10 +101,13 @@ public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
     public struct Hasher {
         private var state = Crypto.SHA256()
 
+        /// A hasher with nothing added.
         public init() {}
 
+        /// Adds bytes.
         public mutating func update(_ bytes: UnsafeRawBufferPointer) { state.update(bufferPointer: bytes) }
 
+        /// Adds bytes.
         public mutating func update<C: Collection<UInt8>>(_ bytes: C) {
             if bytes.withContiguousStorageIfAvailable({ state.update(bufferPointer: UnsafeRawBufferPointer($0)) }) != nil {
                 return
@@ -109,6 +115,7 @@ public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
             Array(bytes).withUnsafeBytes { state.update(bufferPointer: $0) }
         }
 
+        /// The SHA-256 of everything added.
         public func finish() -> EntryHash {
             let digest = state.finalize()
             return digest.withUnsafeBytes { EntryHash(bytes: $0) } ?? EntryHash(words: (0, 0, 0, 0))

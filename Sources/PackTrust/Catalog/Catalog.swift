@@ -11,8 +11,11 @@ import Foundation
 public struct Catalog: Sendable, Equatable {
     /// One pack of the catalog.
     public struct Entry: Sendable, Equatable {
+        /// The pack's name, as its index says.
         public var name: String
+        /// The pack's locale; `nil` for a base pack.
         public var locale: String?
+        /// The pack's content version.
         public var contentVersion: String?
         /// The pack file's size in bytes.
         public var size: UInt64
@@ -23,6 +26,7 @@ public struct Catalog: Sendable, Equatable {
         /// Where the pack is, relative to the repository (`packs/<sha256>.pack`).
         public var path: String
 
+        /// An entry with every field.
         public init(
             name: String, locale: String?, contentVersion: String?, size: UInt64, sha256: EntryHash, digest: String, path: String
         ) {
@@ -50,6 +54,7 @@ public struct Catalog: Sendable, Equatable {
     /// In name, then locale order.
     public var packs: [Entry]
 
+    /// A catalog of `packs` (sorted by name, then locale).
     public init(version: Int, expires: Date, packs: [Entry]) {
         self.version = version
         self.expires = expires

@@ -4,16 +4,21 @@ import Foundation
 /// What a client remembers between updates: the newest root it accepted and the last catalog
 /// (version and SHA-256), so an older or altered catalog is refused next time.
 public struct TrustState: Sendable, Equatable {
+    /// The newest root accepted, when newer than the one the app ships.
     public var root: Root?
+    /// The version of the last catalog accepted.
     public var catalogVersion: Int?
+    /// The SHA-256 of the last catalog accepted.
     public var catalogSHA256: EntryHash?
 
+    /// A state; the default remembers nothing (a fresh install).
     public init(root: Root? = nil, catalogVersion: Int? = nil, catalogSHA256: EntryHash? = nil) {
         self.root = root
         self.catalogVersion = catalogVersion
         self.catalogSHA256 = catalogSHA256
     }
 
+    /// The state file: JSON, the root's file kept as a string.
     public var fileContents: [UInt8] {
         var text = "{\"format\":1"
         if let catalogVersion { text += ",\"catalogVersion\":\(catalogVersion)" }
@@ -25,6 +30,7 @@ public struct TrustState: Sendable, Equatable {
         return Array((text + "}\n").utf8)
     }
 
+    /// Reads a state file.
     public init(fileContents bytes: [UInt8]) throws(TrustError) {
         let document = try JSONText.parse(bytes, code: .malformedState)
         let reader = FieldReader(code: .malformedState)
@@ -44,7 +50,9 @@ public struct TrustState: Sendable, Equatable {
 
 /// A catalog that passed every check, and the root that vouched for it.
 public struct VerifiedCatalog: Sendable, Equatable {
+    /// The catalog.
     public var catalog: Catalog
+    /// The newest root, whose keys signed it.
     public var root: Root
     /// The SHA-256 of catalog.json.
     public var sha256: EntryHash
@@ -204,10 +212,13 @@ public struct CatalogVerifier: Sendable {
 
 /// A repository folder as `packtool publish` writes it and a web server serves it.
 public struct RepositoryFolder: Sendable {
+    /// The folder.
     public let path: String
 
+    /// The repository in the folder at `path`.
     public init(path: String) { self.path = path }
 
+    /// The path of a file of the repository.
     public func file(_ relative: String) -> String { path + "/" + relative }
 
     /// A file's bytes, `nil` if it does not exist, an error if it exceeds `limit`.

@@ -14,13 +14,18 @@ import Foundation
 /// root N's keys and by a threshold of its own; a client walks from the root it trusts through
 /// each next version in turn and uses the newest, which must not have expired.
 public struct Root: Sendable, Equatable {
+    /// 1 for the first root; each rotation adds one.
     public var version: Int
+    /// After this moment a client refuses the root (and whatever it would vouch for).
     public var expires: Date
+    /// How many of ``keys`` must sign a catalog or the next root.
     public var threshold: Int
+    /// The keys that may sign.
     public var keys: [Minisign.PublicKey]
     /// Signatures by key id (hex as minisign shows it).
     public var signatures: [(keyID: Minisign.KeyID, signature: [UInt8])]
 
+    /// The same fields and signatures.
     public static func == (a: Root, b: Root) -> Bool {
         a.version == b.version && a.expires == b.expires && a.threshold == b.threshold && a.keys == b.keys
             && a.signatures.map(\.keyID) == b.signatures.map(\.keyID) && a.signatures.map(\.signature) == b.signatures.map(\.signature)

@@ -34,6 +34,7 @@ public enum Minisign {
     /// An 8-byte key id, shown as minisign shows it: 16 uppercase hex digits of the id read as a
     /// little-endian number.
     public struct KeyID: Hashable, Sendable, CustomStringConvertible {
+        /// The id's eight bytes, as the files carry them.
         public let bytes: [UInt8]
 
         init(_ bytes: some Collection<UInt8>) { self.bytes = Array(bytes) }
@@ -50,6 +51,7 @@ public enum Minisign {
             self.bytes = bytes
         }
 
+        /// 16 uppercase hex digits, as minisign prints the id.
         public var description: String {
             bytes.reversed().map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
         }
@@ -57,9 +59,12 @@ public enum Minisign {
 
     /// A public key: its id and the Ed25519 key.
     public struct PublicKey: Sendable, Equatable {
+        /// The key id that signatures name.
         public let id: KeyID
+        /// The Ed25519 public key.
         public let key: Curve25519.Signing.PublicKey
 
+        /// The same id and key.
         public static func == (a: PublicKey, b: PublicKey) -> Bool {
             a.id == b.id && a.key.rawRepresentation == b.key.rawRepresentation
         }
@@ -126,7 +131,9 @@ public enum Minisign {
 
     /// A secret key: its id and the Ed25519 private key.
     public struct SecretKey: Sendable {
+        /// The key id its signatures carry.
         public let id: KeyID
+        /// The Ed25519 private key.
         public let key: Curve25519.Signing.PrivateKey
 
         /// A new random key pair.
@@ -220,11 +227,17 @@ public enum Minisign {
 
     /// One signature as a `.minisig` file carries it.
     public struct Signature: Sendable, Equatable {
+        /// `ED` (prehashed) or `Ed` (legacy).
         public var algorithm: Algorithm
+        /// The id of the key that signed.
         public var keyID: KeyID
+        /// The Ed25519 signature of the file (or of its BLAKE2b-512).
         public var signature: [UInt8]
+        /// The signed comment (one line, without the `trusted comment: ` prefix).
         public var trustedComment: String
+        /// The Ed25519 signature of ``signature`` followed by ``trustedComment``.
         public var globalSignature: [UInt8]
+        /// The first line's comment (without its prefix); not signed.
         public var untrustedComment: String
 
         /// The four lines of a `.minisig` file.

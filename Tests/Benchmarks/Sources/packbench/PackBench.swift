@@ -364,12 +364,28 @@ struct BenchRun {
                     _ = try runProcess("/usr/bin/zip", ["-0", "-r", "-q", "-X", output + "/built.zip", "."], in: dataset.folder)
                 },
                 { try buildWithLibzip(dataset, names, to: output + "/libzip.zip") },
+                {
+                    // Format 1 (CRC-32 only), the format-2 build's baseline: the cost of hashing.
+                    var builder = PackBuilder(options: .init(name: name, format: 1))
+                    try builder.addDirectory(atPath: dataset.folder)
+                    try builder.write(to: output + "/built-format1.pack")
+                },
             ])
-            let (ours, infozip, libzip) = (builds[0], builds[1], builds[2])
+            let (ours, infozip, libzip, format1) = (builds[0], builds[1], builds[2], builds[3])
             record(name, "build", "assetpack", ours)
             record(name, "build", "infozip", infozip)
             record(name, "build", "libzip", libzip)
-            log("   build: assetpack \(format(ours.median)), zip -0 -r \(format(infozip.median)), libzip \(format(libzip.median))")
+            record(name, "build", "format1", format1)
+            log("   build: assetpack \(format(ours.median)), format 1 \(format(format1.median)), zip -0 -r \(format(infozip.median)), libzip \(format(libzip.median))")
+            // verify: every entry's CRC-32 and (format 2) SHA-256, read through pread.
+            let verifies = try timeInterleaved(buildRuns, [
+                { _ = try Pack(path: output + "/built.pack", backend: .read).verify() },
+                { _ = try Pack(path: output + "/built-format1.pack", backend: .read).verify() },
+            ])
+            record(name, "verify", "assetpack", verifies[0])
+            record(name, "verify", "format1", verifies[1])
+            figures.contentBytes[name] = try Pack(path: output + "/built.pack").verify().checkedBytes
+            log("   verify: format 2 \(format(verifies[0].median)), format 1 \(format(verifies[1].median))")
             // A no-op rebuild: the pack is up to date (its stamp matches), the tool's own time.
             let rebuilt = output + "/rebuilt.pack"
             func rebuild() throws -> PackBuilder.Outcome {

@@ -1,7 +1,7 @@
 import Foundation
 
 enum Report {
-    static let peers = ["c-reference", "libzip", "zipfoundation", "filesystem", "sqlite", "infozip"]
+    static let peers = ["c-reference", "libzip", "zipfoundation", "filesystem", "sqlite", "infozip", "format1"]
 
     /// What the figures need beside the results, gathered during the run.
     struct Figures {
@@ -12,6 +12,8 @@ enum Report {
         var touchFloors: [String: Double] = [:]
         /// Index sizes per dataset, filled in as datasets are opened (for the memory figure).
         var indexSizes: [String: Int] = [:]
+        /// The bytes verify checks per dataset (content and index), for its throughput.
+        var contentBytes: [String: UInt64] = [:]
     }
 
     /// The table: each workload and dataset, ours and every peer with its ratio to ours.
@@ -67,6 +69,17 @@ enum Report {
             }
             if let ours = value(results, dataset, "build", "assetpack"), let zip = value(results, dataset, "build", "infozip") {
                 check("build ≤ 0.5× zip -0 -r, \(dataset)", ours.median_ns <= 0.5 * zip.median_ns, String(format: "%.2f×", ours.median_ns / zip.median_ns))
+            }
+            if ["tree3k", "entries10k", "entries100k"].contains(dataset), let ours = value(results, dataset, "build", "assetpack"),
+                let old = value(results, dataset, "build", "format1")
+            {
+                check(
+                    "format-2 build ≤ 1.15× format 1, \(dataset)", ours.median_ns <= 1.15 * old.median_ns,
+                    String(format: "%.2f× (%@ against %@)", ours.median_ns / old.median_ns, format(ours.median_ns), format(old.median_ns)))
+            }
+            if dataset == "entries100k", let verify = value(results, dataset, "verify", "assetpack"), let bytes = figures.contentBytes[dataset] {
+                let rate = Double(bytes) / (verify.median_ns / 1e9) / Double(1 << 30)
+                check("verify entries100k ≥ 1 GiB/s of content", rate >= 1, String(format: "%.2f GiB/s (%@ for %.0f MiB)", rate, format(verify.median_ns), Double(bytes) / 1_048_576))
             }
             if let variant = value(results, dataset, "variant-lookup", "assetpack"), let plain = figures.plainLookups[dataset] {
                 check(
