@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "AssetPack", targets: ["AssetPack"]),
         .library(name: "AssetLibrary", targets: ["AssetLibrary"]),
         .library(name: "PackTrust", targets: ["PackTrust"]),
+        .library(name: "AssetDelivery", targets: ["AssetDelivery"]),
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .library(name: "StudyProgress", targets: ["StudyProgress"]),
@@ -74,6 +75,12 @@ let package = Package(
             name: "PackTrust",
             dependencies: ["AssetPack", "ErrorReporting", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Packs delivered after install: a signed catalog's packs for the learner's locales, per-entry
+        // deltas, resumable, swapped in atomically, over URLSession or any transport.
+        .target(
+            name: "AssetDelivery",
+            dependencies: ["AssetPack", "AssetLibrary", "PackTrust", "ErrorReporting", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Typed content: decks and question banks, decoded from a store, validated at build time.
         .target(name: "StudyContent", dependencies: ["AssetPack", "AssetLibrary", "ErrorReporting"]),
         // What the two command-line tools share: text in columns.
@@ -81,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "packtool",
             dependencies: [
-                "AssetPack", "AssetLibrary", "PackTrust", "StudyContent", "ErrorReporting", "CommandLineSupport",
+                "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "ErrorReporting", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

@@ -152,6 +152,37 @@ public final class AssetStore: Sendable {
         return cached.pack
     }
 
+    /// Puts the pack now at `path` in place of the packs mounted from that path, in one step: a
+    /// delivery client renamed a new generation over the file. Lookups after it returns see only
+    /// the new pack; views taken before keep the old one, whose mapping stays valid (the old file
+    /// was renamed over, never rewritten). Returns the new pack, or `nil` when nothing mounted
+    /// came from `path` (nothing is mounted then).
+    @discardableResult
+    public func remount(path: String) throws(StoreError) -> Pack? {
+        guard state.withLock({ $0.mounts.contains { $0.pack.path == path } }) else { return nil }
+        let cached: PackCache.CachedPack
+        do {
+            cached = try PackCache.shared.open(path: path)
+        } catch {
+            throw StoreError(error)
+        }
+        var locale: LocaleTag?
+        if let tag = cached.pack.metadata?.locale {
+            do {
+                locale = try LocaleTag(tag)
+            } catch {
+                throw StoreError(.malformedLocale, "the pack's index says locale \(error.detail)", subject: path)
+            }
+        }
+        update { state in
+            state.mounts = state.mounts.map { mount in
+                guard mount.pack.path == path else { return mount }
+                return Mount(pack: cached.pack, priority: mount.priority, sequence: mount.sequence, locale: locale, variants: cached.variants)
+            }
+        }
+        return cached.pack
+    }
+
     /// Unmounts `pack` (views already taken keep it).
     public func unmount(_ pack: Pack) {
         update { state in state.mounts.removeAll { $0.pack === pack } }

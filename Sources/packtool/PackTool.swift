@@ -14,6 +14,7 @@ struct PackTool: ParsableCommand {
         subcommands: [
             Build.self, List.self, Cat.self, Extract.self, Verify.self, Info.self, Index.self, Resolve.self, Show.self,
             Preview.self, Keygen.self, Sign.self, VerifySignature.self, RootCommand.self, Publish.self, VerifyCatalog.self,
+            Fetch.self,
         ]
     )
 }

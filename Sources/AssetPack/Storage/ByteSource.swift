@@ -24,11 +24,15 @@ final class FileReader: @unchecked Sendable {
 enum ByteSource: Sendable {
     case mapped(ByteStorage)
     case file(FileReader, size: UInt64)
+    /// Only the last bytes of a file of `size` bytes, from `start` on (a pack's index, central
+    /// directory and end records, fetched before the rest: ``PackLayout``).
+    case tail(ByteStorage, start: UInt64, size: UInt64)
 
     var size: UInt64 {
         switch self {
         case .mapped(let storage): UInt64(storage.count)
         case .file(_, let size): size
+        case .tail(_, _, let size): size
         }
     }
 
@@ -72,6 +76,11 @@ enum ByteSource: Sendable {
         switch self {
         case .mapped(let storage):
             return PackData(storage: storage, start: Int(offset), count: count)
+        case .tail(let storage, let start, _):
+            guard offset >= start else {
+                throw PackError(.entryOutOfBounds, "bytes at \(offset) come before the part of the file at hand (from \(start))", offset: offset)
+            }
+            return PackData(storage: storage, start: Int(offset - start), count: count)
         case .file(let reader, _):
             let storage = try ByteStorage.heap(capacity: count) { (buffer) throws(PackError) -> Int in
                 var done = 0

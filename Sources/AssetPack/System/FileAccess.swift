@@ -107,3 +107,22 @@ func filePath(of url: URL) throws(PackError) -> String {
     return path
 }
 #endif
+
+/// Makes the open file `descriptor` durable as the builder does (`F_FULLFSYNC` on Apple
+/// platforms, `fsync` elsewhere): for other modules that write files (delivery).
+package func synchronizeDescriptor(_ descriptor: Int32) throws(PackError) {
+    if case .failure(let error) = Platform.synchronize(FileDescriptor(rawValue: descriptor)) {
+        throw PackError.system(error, "cannot sync")
+    }
+}
+
+/// Makes the file or folder at `path` durable (its entry in a folder, after a rename).
+package func synchronizePath(_ path: String) throws(PackError) {
+    let file: FileDescriptor
+    switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) }) {
+    case .success(let opened): file = opened
+    case .failure(let error): throw PackError.system(error, "cannot open to sync", path: path)
+    }
+    defer { _ = try? file.close() }
+    if case .failure(let error) = Platform.synchronize(file) { throw PackError.system(error, "cannot sync", path: path) }
+}

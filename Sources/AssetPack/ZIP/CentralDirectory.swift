@@ -11,6 +11,9 @@ struct ZipCentralRecord: Sendable {
     var externalAttributes: UInt32
     var localHeaderOffset: UInt64
     var name: [UInt8]
+    /// The entry's DOS modification time and date.
+    var dosTime: UInt16 = 0
+    var dosDate: UInt16 = 0
 
     var isDirectory: Bool { name.last == UInt8(ascii: "/") }
 
@@ -28,7 +31,7 @@ struct ZipCentralRecord: Sendable {
             throw bad("bad signature")
         }
         guard let madeBy = reader.u16(), let _ = reader.u16(), let flags = reader.u16(), let method = reader.u16(),
-            reader.skip(4), let crc = reader.u32(), let compressed32 = reader.u32(), let size32 = reader.u32(),
+            let dosTime = reader.u16(), let dosDate = reader.u16(), let crc = reader.u32(), let compressed32 = reader.u32(), let size32 = reader.u32(),
             let nameLength = reader.u16(), let extraLength = reader.u16(), let commentLength = reader.u16(),
             let diskStart = reader.u16(), reader.skip(2), let external = reader.u32(), let local32 = reader.u32()
         else { throw bad("truncated record") }
@@ -54,7 +57,7 @@ struct ZipCentralRecord: Sendable {
         return ZipCentralRecord(
             recordOffset: offset, recordLength: reader.position - start, versionMadeBy: madeBy, flags: flags,
             method: method, crc32: crc, compressedSize: compressed, size: uncompressed, externalAttributes: external,
-            localHeaderOffset: localOffset, name: Array(name))
+            localHeaderOffset: localOffset, name: Array(name), dosTime: dosTime, dosDate: dosDate)
     }
 }
 
