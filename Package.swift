@@ -104,6 +104,10 @@ let package = Package(
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "StudyContentTests", dependencies: ["StudyContent", "AssetLibrary", "AssetPack", "TestSupport"]),
         .testTarget(name: "PacktoolTests", dependencies: ["AssetPack", "TestSupport", "packtool"]),
+        // Delivery: an origin in the process for the fast tier; nginx, a misbehaving Python origin
+        // and SeaweedFS for the full tier.
+        .testTarget(
+            name: "AssetDeliveryTests", dependencies: ["AssetDelivery", "AssetLibrary", "AssetPack", "PackTrust", "TestSupport", "packtool"]),
         // Signatures, roots and catalogs; minisign itself as the oracle.
         .testTarget(name: "PackTrustTests", dependencies: ["PackTrust", "AssetPack", "TestSupport", "packtool"]),
         // The plugin, on a sample app package (Tests/Fixtures/PluginApp) built with swift build.

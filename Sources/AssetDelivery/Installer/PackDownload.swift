@@ -240,8 +240,10 @@ struct PackDownload {
         _ range: Range<UInt64>, writer: RangeWriter, journal: Journal, counters: Counters, received: @escaping @Sendable (UInt64) -> Void
     ) async throws {
         let cursor = Cursor(start: range.lowerBound)
-        let response = try await transport.get(url, range: range, ifRange: journal.etag, limit: range.upperBound - range.lowerBound) {
-            data in
+        let response: RemoteResponse
+        do {
+            response = try await transport.get(url, range: range, ifRange: journal.etag, limit: range.upperBound - range.lowerBound) {
+                data in
             // Only the bytes of a 206 for this range are ours to write.
             try data.withUnsafeBytes { try writer.write($0, at: cursor.position) }
             cursor.advance(UInt64(data.count))
@@ -251,6 +253,17 @@ struct PackDownload {
                 try journal.record(cursor.synced..<cursor.position)
                 cursor.synced = cursor.position
             }
+            }
+        } catch {
+            // A dropped connection or a timeout: what arrived of this range (the transport hands
+            // over only a 206's body for it) is kept for the next run; it is checked against the
+            // entries' and the file's SHA-256 before anything is installed.
+            counters.add(fetched: cursor.position - range.lowerBound, requests: 1)
+            if (error as? DeliveryError)?.code != .tooMuchData, cursor.position > cursor.synced {
+                try? writer.sync()
+                try? journal.record(cursor.synced..<cursor.position)
+            }
+            throw error
         }
         counters.add(fetched: response.bodyBytes, requests: 1)
         try check(response, for: range, etag: journal.etag)

@@ -34,9 +34,11 @@ public struct RemoteResponse: Sendable, Equatable {
 public protocol DeliveryTransport: Sendable {
     /// Fetches `url`, or only `range` of it (one range per request: object stores have no
     /// multi-range), with `If-Range: ifRange` when given. The body goes to `receive` piece by
-    /// piece, in order; the request is cut off with ``DeliveryError/Code/tooMuchData`` as soon
-    /// as more than `limit` body bytes arrive. Throws ``DeliveryError`` (network, timeout,
-    /// cancelled) or what `receive` throws.
+    /// piece, in order, only for a 200 to a request without a range or a 206 starting at the
+    /// range's first byte: any other answer (a 200 to a range request, an error status) ends the
+    /// request with that response and no body delivered. The request is cut off with
+    /// ``DeliveryError/Code/tooMuchData`` as soon as more than `limit` body bytes arrive. Throws
+    /// ``DeliveryError`` (network, timeout, cancelled) or what `receive` throws.
     func get(
         _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64,
         receive: @escaping @Sendable (Data) throws -> Void

@@ -46,7 +46,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         // Bytes as they are: no transparent decompression that would change lengths and offsets.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let task = session.dataTask(with: request)
-        let state = RequestState(url: url, limit: limit, receive: receive)
+        let state = RequestState(url: url, limit: limit, range: range, receive: receive)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
                 state.continuation = continuation
@@ -62,14 +62,18 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
     final class RequestState: @unchecked Sendable {
         let url: URL
         let limit: UInt64
+        let range: Range<UInt64>?
         let receive: @Sendable (Data) throws -> Void
         var continuation: CheckedContinuation<RemoteResponse, Error>?
         var response: RemoteResponse?
         var failure: Error?
+        /// The response was not one whose body is wanted; the task was cancelled on purpose.
+        var finishedEarly = false
 
-        init(url: URL, limit: UInt64, receive: @escaping @Sendable (Data) throws -> Void) {
+        init(url: URL, limit: UInt64, range: Range<UInt64>?, receive: @escaping @Sendable (Data) throws -> Void) {
             self.url = url
             self.limit = limit
+            self.range = range
             self.receive = receive
         }
     }
@@ -115,6 +119,14 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
                 }
             }
             state.response = RemoteResponse(status: status, etag: etag, totalLength: total, firstByte: first, bodyBytes: 0)
+            // Only the body asked for: a 200 to a range, a range that starts elsewhere, or an error
+            // status ends the request here, with its response.
+            let usable = state.range.map { status == 206 && first == $0.lowerBound } ?? (status == 200)
+            if !usable {
+                state.finishedEarly = true
+                completionHandler(.cancel)
+                return
+            }
             completionHandler(.allow)
         }
 
@@ -145,6 +157,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             guard let state, let continuation = state.continuation else { return }
             state.continuation = nil
             if let failure = state.failure { return continuation.resume(throwing: failure) }
+            if state.finishedEarly, let response = state.response { return continuation.resume(returning: response) }
             if let error {
                 let code = (error as NSError).code
                 let url = state.url.absoluteString

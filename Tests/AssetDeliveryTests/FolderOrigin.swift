@@ -1,0 +1,122 @@
+import AssetDelivery
+import Foundation
+import TestSupport
+
+/// An origin in the test process: serves a repository folder over ``DeliveryTransport`` as a
+/// web server would (ranges, strong ETags, If-Range), and misbehaves on request. The real
+/// servers (nginx, a misbehaving Python origin, SeaweedFS) are in the full tier.
+final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
+    enum Misbehaviour: Sendable {
+        /// Answer every range request with the whole file (200).
+        case ignoreRanges
+        /// Flip one bit of the body at this byte of every file served whose name ends so.
+        case flipBit(suffix: String, offset: UInt64)
+        /// Drop the connection once this many body bytes have been sent, counting from now.
+        case dropAfter(UInt64)
+        /// Send endless data after the real body.
+        case endless
+        /// A new ETag for every response.
+        case changingETag
+    }
+
+    let base: URL
+    let folder: String
+    private let lock = NSLock()
+    private var misbehaviours: [Misbehaviour] = []
+    private var sent: UInt64 = 0
+    private(set) var requests = 0
+    private var budget: UInt64?
+    private var etagSalt = 0
+
+    init(folder: String, base: URL = URL(string: "http://origin.test/repo/")!) {
+        self.folder = folder
+        self.base = base
+    }
+
+    func misbehave(_ list: [Misbehaviour]) {
+        lock.withLock {
+            misbehaviours = list
+            budget = nil
+            for case .dropAfter(let bytes) in list { budget = bytes }
+        }
+    }
+
+    var bytesSent: UInt64 { lock.withLock { sent } }
+
+    func resetCounters() {
+        lock.withLock {
+            sent = 0
+            requests = 0
+        }
+    }
+
+    func get(
+        _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64, receive: @escaping @Sendable (Data) throws -> Void
+    ) async throws -> RemoteResponse {
+        let relative = String(url.absoluteString.dropFirst(base.absoluteString.count))
+        let path = folder + "/" + relative
+        let (list, salt) = lock.withLock { () -> ([Misbehaviour], Int) in
+            requests += 1
+            etagSalt += 1
+            return (misbehaviours, etagSalt)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        var etag = "\"\(data.count)-\(Int(modified * 1000))\""
+        if list.contains(where: { if case .changingETag = $0 { return true } else { return false } }) { etag = "\"\(salt)\"" }
+        var body = data
+        var status = 200
+        var first: UInt64 = 0
+        let honours = !list.contains { if case .ignoreRanges = $0 { return true } else { return false } }
+        if range != nil, !honours || (ifRange != nil && ifRange != etag) {
+            // The whole file where a range was asked: as the transport contract says, the
+            // request ends with the response and no body.
+            return RemoteResponse(status: 200, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+        }
+        if let range {
+            guard range.upperBound <= UInt64(data.count) else {
+                return RemoteResponse(status: 416, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+            }
+            body = data.subdata(in: Int(range.lowerBound)..<Int(range.upperBound))
+            status = 206
+            first = range.lowerBound
+        }
+        for case .flipBit(let suffix, let offset) in list where relative.hasSuffix(suffix) {
+            if offset >= first, offset < first + UInt64(body.count) {
+                let index = body.startIndex + Int(offset - first)
+                body[index] ^= 0x04
+            }
+        }
+        if list.contains(where: { if case .endless = $0 { return true } else { return false } }) {
+            body.append(Data(repeating: 0x41, count: 4 << 20))
+        }
+        var delivered: UInt64 = 0
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = min(start + 64 << 10, body.endIndex)
+            let piece = body.subdata(in: start..<end)
+            let dropped = lock.withLock { () -> Bool in
+                if let remaining = budget {
+                    if remaining < UInt64(piece.count) {
+                        budget = 0
+                        return true
+                    }
+                    budget = remaining - UInt64(piece.count)
+                }
+                sent += UInt64(piece.count)
+                return false
+            }
+            if dropped { throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString) }
+            delivered += UInt64(piece.count)
+            if delivered > limit {
+                throw DeliveryError(.tooMuchData, "the origin sent more than the \(limit) bytes expected", file: url.absoluteString)
+            }
+            try receive(piece)
+            start = end
+        }
+        return RemoteResponse(status: status, etag: etag, totalLength: UInt64(data.count), firstByte: first, bodyBytes: delivered)
+    }
+}
