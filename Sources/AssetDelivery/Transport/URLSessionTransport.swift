@@ -131,7 +131,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            guard let state = state(dataTask), state.failure == nil, var response = state.response else { return }
+            guard let state = state(dataTask), state.failure == nil, !state.finishedEarly, var response = state.response else { return }
             // A status we cannot use carries no bytes we want.
             guard response.status == 200 || response.status == 206 else { return }
             response.bodyBytes += UInt64(data.count)

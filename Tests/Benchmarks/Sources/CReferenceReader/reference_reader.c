@@ -139,8 +139,17 @@ static int parse_folder(parser *s) {
         } else {
             uint64_t number, offset, size, crc;
             if (expect(s, '[') || parse_number(s, &number) || expect(s, ',') || parse_number(s, &offset) ||
-                expect(s, ',') || parse_number(s, &size) || expect(s, ',') || parse_number(s, &crc) || expect(s, ']'))
+                expect(s, ',') || parse_number(s, &size) || expect(s, ',') || parse_number(s, &crc))
                 return -1;
+            /* Format 2: the entry's SHA-256, 64 hex digits in quotes, which a reader skips. */
+            skip_space(s);
+            if (s->p < s->end && *s->p == ',') {
+                s->p++;
+                skip_space(s);
+                if (s->end - s->p < 66 || s->p[0] != '"' || s->p[65] != '"') return -1;
+                s->p += 66;
+            }
+            if (expect(s, ']')) return -1;
             if (add_entry(s, offset, size)) return -1;
         }
         s->path_length = prefix;
