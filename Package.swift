@@ -116,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "PublicAPITests",
             dependencies: [
-                "AssetPack", "AssetLibrary", "PackTrust", "StudyContent", "StudyEngine", "StudyProgress", "ErrorReporting", "TestSupport",
+                "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "StudyEngine", "StudyProgress", "ErrorReporting",
+                "TestSupport",
             ]
         ),
         // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.

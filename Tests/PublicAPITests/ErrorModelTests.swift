@@ -2,6 +2,7 @@
 // apply, and the error underneath as a typed value; the README's table lists every code.
 import AssetLibrary
 import AssetPack
+import AssetDelivery
 import ErrorReporting
 import PackTrust
 import Foundation
@@ -22,6 +23,7 @@ struct ErrorModelTests {
         "StudyEngineError": StudyEngineError.Code.allCases.map(\.rawValue),
         "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
         "TrustError": TrustError.Code.allCases.map(\.rawValue),
+        "DeliveryError": DeliveryError.Code.allCases.map(\.rawValue),
     ]
 
     @Test("codes are lowerCamelCase words: letters and digits, starting with a small letter")
