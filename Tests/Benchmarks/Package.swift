@@ -32,6 +32,17 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // Delivery after install from nginx on loopback, beside curl (Scripts/bench-delivery).
+        .executableTarget(
+            name: "deliverybench",
+            dependencies: [
+                .product(name: "AssetDelivery", package: "AssetPacks"),
+                .product(name: "AssetLibrary", package: "AssetPacks"),
+                .product(name: "AssetPack", package: "AssetPacks"),
+                .product(name: "PackTrust", package: "AssetPacks"),
+                .product(name: "StudyEngine", package: "AssetPacks"),
+            ]
+        ),
         // The study side: FSRS replay against py-fsrs, evaluation, training; progress and
         // sessions against SQLite's C API.
         .executableTarget(

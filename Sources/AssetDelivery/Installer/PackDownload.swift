@@ -101,17 +101,25 @@ struct PackDownload {
         }
         let writer = RangeWriter(descriptor: descriptor, path: partialPath)
 
-        // 1. The end of the file, then the tail from the index on.
-        let endLength = min(entry.size, PackLayout.endSearch)
-        let endRange = (entry.size - endLength)..<entry.size
-        let end = try await fetchBytes(endRange, etag: journal.etag, counters: counters)
+        // 1. The end of the file (a few KiB hold a pack's end records), then the tail from the
+        // index on.
+        var endRange = (entry.size - min(entry.size, PackLayout.endGuess))..<entry.size
+        var end = try await fetchBytes(endRange, etag: journal.etag, counters: counters)
         if !resuming { try journal.create(etag: end.response.strongETag) }
         if let known = journal.etag, end.response.strongETag != known { throw Restart(reason: "the origin's ETag changed") }
+        var located = Result { () throws(PackError) in try PackLayout.tailStart(end: Array(end.bytes), fileSize: entry.size, name: url.absoluteString) }
+        if case .failure = located, endRange.count < Int(min(entry.size, PackLayout.endSearch)) {
+            // A long end comment: the whole window the end record may be in.
+            let wider = (entry.size - min(entry.size, PackLayout.endSearch))..<endRange.lowerBound
+            let more = try await fetchBytes(wider, etag: journal.etag, counters: counters)
+            end = (end.response, more.bytes + end.bytes)
+            endRange = wider.lowerBound..<entry.size
+            located = Result { () throws(PackError) in try PackLayout.tailStart(end: Array(end.bytes), fileSize: entry.size, name: url.absoluteString) }
+        }
         let tailStart: UInt64
-        do {
-            tailStart = try PackLayout.tailStart(end: Array(end.bytes), fileSize: entry.size, name: url.absoluteString)
-        } catch {
-            throw DeliveryError.pack(error, item: label)
+        switch located {
+        case .success(let start): tailStart = start
+        case .failure(let error): throw DeliveryError.pack(error, item: label)
         }
         // The tail is everything from the index on, and at least the end bytes already here
         // (the end records are searched for in them).

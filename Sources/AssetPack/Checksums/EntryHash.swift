@@ -11,9 +11,17 @@ public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
     /// The hash whose 32 bytes these are; `nil` for any other count.
     public init?<C: Collection<UInt8>>(bytes: C) {
         guard bytes.count == 32 else { return nil }
-        var words: [UInt64] = [0, 0, 0, 0]
-        for (index, byte) in bytes.enumerated() { words[index / 8] = words[index / 8] << 8 | UInt64(byte) }
-        self.words = (words[0], words[1], words[2], words[3])
+        if let hash = bytes.withContiguousStorageIfAvailable({ Self(raw: UnsafeRawBufferPointer($0)) }) {
+            self = hash
+            return
+        }
+        self = Array(bytes).withUnsafeBytes { Self(raw: $0) }
+    }
+
+    /// From 32 bytes in memory: four big-endian words.
+    init(raw: UnsafeRawBufferPointer) {
+        func word(_ index: Int) -> UInt64 { UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) }
+        words = (word(0), word(1), word(2), word(3))
     }
 
     /// The hash written as 64 lowercase hex digits (as `sha256sum` prints it); `nil` otherwise.
@@ -70,15 +78,28 @@ public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// 64 lowercase hex digits.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
+    public var hex: String { withHexDigits { String(decoding: $0, as: UTF8.self) } }
+
+    /// Calls `body` with the 64 lowercase hex digits, written into a buffer on the stack (the
+    /// index writer and the digest take them without a String per entry).
+    func withHexDigits<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+            for index in 0..<4 {
+                var value: UInt64
+                switch index {
+                case 0: value = words.0
+                case 1: value = words.1
+                case 2: value = words.2
+                default: value = words.3
+                }
+                for position in stride(from: index * 16 + 15, through: index * 16, by: -1) {
+                    let nibble = UInt8(truncatingIfNeeded: value & 15)
+                    buffer[position] = nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble
+                    value >>= 4
+                }
+            }
+            return body(UnsafeRawBufferPointer(buffer))
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// ``hex``.
@@ -118,7 +139,7 @@ public struct EntryHash: Hashable, Sendable, CustomStringConvertible {
         /// The SHA-256 of everything added.
         public func finish() -> EntryHash {
             let digest = state.finalize()
-            return digest.withUnsafeBytes { EntryHash(bytes: $0) } ?? EntryHash(words: (0, 0, 0, 0))
+            return digest.withUnsafeBytes { EntryHash(raw: $0) }
         }
     }
 

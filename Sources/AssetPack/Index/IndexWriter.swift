@@ -64,7 +64,7 @@ enum IndexWriter {
             appendDecimal(UInt64(entry.crc32), to: &out)
             if hashed {
                 out += [UInt8(ascii: ","), UInt8(ascii: "\"")]
-                out += Array((entry.sha256?.hex ?? "").utf8)
+                entry.sha256?.withHexDigits { out.append(contentsOf: $0) }
                 out.append(UInt8(ascii: "\""))
             }
             out.append(UInt8(ascii: "]"))

@@ -28,10 +28,12 @@ struct ManifestDigest {
     /// Adds one entry; `sha256` is required in format 2 and ignored in format 1.
     mutating func add<C: Collection<UInt8>>(path: C, size: UInt64, crc32: UInt32, sha256: EntryHash?) {
         if format >= 2 {
-            hasher.update(Array((sha256?.hex ?? "").utf8))
-            hasher.update([UInt8(ascii: " "), UInt8(ascii: " ")])
+            sha256?.withHexDigits { hasher.update($0) }
+            var separator = (UInt8(ascii: " "), UInt8(ascii: " "))
+            withUnsafeBytes(of: &separator) { hasher.update($0) }
             hasher.update(path)
-            hasher.update([UInt8(ascii: "\n")])
+            var newline = UInt8(ascii: "\n")
+            withUnsafeBytes(of: &newline) { hasher.update($0) }
             return
         }
         hasher.update(path)

@@ -30,6 +30,9 @@ package struct PackLayout: Sendable {
     /// The most bytes read from a file's end to find its end records (the longest comment, the
     /// end record and a Zip64 locator and record).
     package static let endSearch: UInt64 = 65_535 + 22 + 20 + 56
+    /// What a client reads first: a pack's end record, its short comment and a Zip64 locator fit
+    /// many times over; only another zip's long comment needs ``endSearch``.
+    package static let endGuess: UInt64 = 4_096
 
     /// Where the index's data starts, from the file's last bytes (`end`, at least ``endSearch``
     /// of them or the whole file): the tail to fetch before ``parse(tail:from:fileSize:name:)``.

@@ -28,6 +28,12 @@ enum ByteSource: Sendable {
     /// directory and end records, fetched before the rest: ``PackLayout``).
     case tail(ByteStorage, start: UInt64, size: UInt64)
 
+    /// The first byte that can be read: 0, or where a ``tail(_:start:size:)`` begins.
+    var firstAvailable: UInt64 {
+        if case .tail(_, let start, _) = self { return start }
+        return 0
+    }
+
     var size: UInt64 {
         switch self {
         case .mapped(let storage): UInt64(storage.count)

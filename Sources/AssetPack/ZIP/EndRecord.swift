@@ -21,7 +21,8 @@ struct EndRecord: Sendable {
             throw PackError(
                 .notAZip, fileSize == 0 ? "the file is empty" : "the file is only \(fileSize) bytes long")
         }
-        let tailLength = Int(min(fileSize, UInt64(ZipConstants.maxEndSearch)))
+        // A source holding only the file's last bytes (a download's tail) is searched as far as it goes.
+        let tailLength = Int(min(fileSize - source.firstAvailable, UInt64(ZipConstants.maxEndSearch)))
         let tailStart = fileSize - UInt64(tailLength)
         let tail = try source.bytes(at: tailStart, count: tailLength)
         // Candidates whose comment reaches the end of the file exactly, nearest the end first;
