@@ -204,4 +204,19 @@ struct DrivingBankTests {
         let rows = glossary.split(separator: "\n").filter { $0.hasPrefix("|") && !$0.contains("---") }
         #expect(rows.count >= 60, "\(rows.count) glossary rows")
     }
+
+    @Test("the README's content table states each language's figures as packtool show --stats computes them", arguments: ["en", "ru", "zh-Hans", "pa"])
+    func readmeFigures(locale: String) throws {
+        let packs = try Packs()
+        let pack = locale == "en" ? packs.english : try Pack(path: packs.scratch.packReal("driving-" + locale))
+        let statistics = BankStatistics(try packs.bank(pack))
+        let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+        let row = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `driving-\(locale)` (\(locale)) |") }, "no README row for \(locale)")
+        func percent(_ share: Double) -> Int { Int((share * 100).rounded()) }
+        let positions = (0..<4).map { String(percent(statistics.shareCorrect(at: $0))) }.joined(separator: "/")
+        let stated =
+            "\(statistics.questions) questions · positions \(positions)% · longest \(percent(statistics.shareCorrectIsLongest))% · "
+            + "\(statistics.yesNoQuestions.count) yes/no · \(statistics.oddOpenerQuestions.count) odd openers"
+        #expect(row.contains(stated), "the README's \(locale) row should say: \(stated)")
+    }
 }
