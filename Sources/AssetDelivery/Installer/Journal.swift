@@ -60,8 +60,11 @@ final class Journal: @unchecked Sendable {
         try sync(path)
     }
 
-    /// Records `range` as written and synced.
-    func record(_ range: Range<UInt64>) throws {
+    /// Records `range` as written; with `sync`, also makes the record durable (the data must be
+    /// synced first). Records written without a sync survive a killed process (they are in the
+    /// page cache); after a power loss one may name bytes that were lost, which the SHA-256
+    /// checks before installing catch, and the download then starts over.
+    func record(_ range: Range<UInt64>, sync: Bool = true) throws {
         guard !range.isEmpty else { return }
         try lock.withLock {
             if handle == nil {
@@ -72,7 +75,7 @@ final class Journal: @unchecked Sendable {
                 handle = opened
             }
             handle?.write(Data("done \(range.lowerBound) \(range.upperBound)\n".utf8))
-            if let handle {
+            if sync, let handle {
                 do {
                     try synchronizeDescriptor(handle.fileDescriptor)
                 } catch {

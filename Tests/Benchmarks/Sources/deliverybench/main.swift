@@ -67,7 +67,7 @@ final class Nginx {
         port = freePort()
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         logPath = work + "/bytes.log"
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let config = """
             daemon off; master_process off; worker_processes 1; pid \(work)/nginx.pid; error_log \(work)/error.log;
             events { worker_connections 256; }
@@ -96,9 +96,17 @@ final class Nginx {
 
     func resetLog() { try? Data().write(to: URL(fileURLWithPath: logPath)) }
 
+    private var stopped = false
+
+    /// SIGTERM, then SIGKILL after two seconds; polled, not waited on.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        process.waitUntilExit()
+        guard !stopped else { return }
+        stopped = true
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        for _ in 0..<40 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        log("   (nginx on port \(port) stopped)")
     }
 }
 
@@ -165,6 +173,7 @@ struct DeliveryBench {
         defer { nginx.stop() }
         lines.append("| first install, driving packs | bytes fetched | time | all five packs |")
         lines.append("|---|---|---|---|")
+        log("first installs from nginx on port \(nginx.port)")
         for locale in ["en", "ru", "zh-Hans", "pa"] {
             let installer = try PackInstaller(folder: work + "/device-\(locale)", repository: nginx.url, root: signer.root)
             var report: InstallReport?
@@ -175,7 +184,8 @@ struct DeliveryBench {
         nginx.stop()
 
         // 2. A tree3k-sized pack: a full install against curl, side by side.
-        let tree = data + "/tree3k/files"
+        log("tree3k: full installs beside curl")
+        let tree = data + "/tree3k-v1/files"
         guard FileManager.default.fileExists(atPath: tree) else { throw Failure(description: "\(tree) is missing: run Scripts/bench first (it generates the datasets)") }
         let treeRepo = work + "/tree-repo"
         let treeCopy = work + "/tree-src"
@@ -236,6 +246,7 @@ struct DeliveryBench {
         figures.append(String(format: "- [%@] 1%% update bytes ≤ changed entries + new headers, directory and index + 64 KiB: %.2f MB ≤ %.2f MB", fetched <= budget ? "reached" : "NOT reached", Double(fetched) / 1e6, Double(budget) / 1e6))
         figures.append(String(format: "- [%@] 1%% update time ≤ 0.1× the full install: %.2f×", updateTime <= 0.1 * oursFull ? "reached" : "NOT reached", updateTime / oursFull))
 
+        log("kills")
         // 4. SIGKILL at 20 random moments of a full install, then a run that finishes.
         let killFolder = work + "/killed"
         try (signer.root.fileContents).write(toFile: work + "/root.json", atomically: true, encoding: .utf8)
@@ -246,7 +257,7 @@ struct DeliveryBench {
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             child.arguments = ["fetch-child", treeServer.url.absoluteString, killFolder, work + "/root.json"]
             try child.run()
-            Thread.sleep(forTimeInterval: Double(random.next() % 1000) / 1000 * oursFull)
+            try await Task.sleep(nanoseconds: UInt64(Double(random.next() % 1000) / 1000 * oursFull * 1e9))
             if child.isRunning {
                 kill(child.processIdentifier, SIGKILL)
                 kills += 1
@@ -255,13 +266,14 @@ struct DeliveryBench {
         }
         let finisher = try PackInstaller(folder: killFolder, repository: treeServer.url, root: signer.root)
         try await finisher.makeAvailable(locales: ["en"])
-        Thread.sleep(forTimeInterval: 0.2)
+        try await Task.sleep(nanoseconds: 200_000_000)
         let killedTotal = treeServer.bytesSent()
         let identical = try Data(contentsOf: URL(fileURLWithPath: killFolder + "/tree3k.pack")) == Data(contentsOf: URL(fileURLWithPath: work + "/tree-v2.pack"))
         let limit = 1.1 * Double(size) + Double(kills) * 1_048_576
         lines.append(String(format: "20 random kills (%d landed mid-install), then a finishing run: %.2f MB fetched in all for a %.2f MB pack; result identical: %@", kills, Double(killedTotal) / 1e6, Double(size) / 1e6, identical ? "yes" : "NO"))
         figures.append(String(format: "- [%@] fetched ≤ 1.1× a clean install + 1 MiB per kill: %.2f MB ≤ %.2f MB", Double(killedTotal) <= limit && identical ? "reached" : "NOT reached", Double(killedTotal) / 1e6, limit / 1e6))
 
+        log("a reader during 50 updates")
         // 5. A reader doing random reads with CRC checks while 50 updates swap the pack under it.
         let readerFolder = work + "/reader"
         let readerInstaller = try PackInstaller(folder: readerFolder, repository: treeServer.url, root: signer.root)
