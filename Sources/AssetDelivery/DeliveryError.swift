@@ -18,9 +18,9 @@ public struct DeliveryError: LibraryError, Equatable {
         case tooMuchData
         /// Bytes received are not the published ones (an entry's or the file's SHA-256).
         case corruptDownload
-        /// The catalog or a root was refused: the ``TrustError`` underneath says why.
+        /// The catalog or a root was refused: the `TrustError` underneath says why.
         case untrusted
-        /// A pack could not be read: the ``PackError`` underneath says why.
+        /// A pack could not be read: the `PackError` underneath says why.
         case pack
         /// The disk refused a write, a sync or a rename (full, read-only).
         case fileSystem

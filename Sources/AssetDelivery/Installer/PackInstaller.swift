@@ -63,7 +63,7 @@ public struct InstallReport: Sendable, Equatable {
 /// Only the learner's packs are fetched: the base packs and those of each locale's fallback
 /// chain. An update fetches only the entries whose SHA-256 no installed pack has, resumes after
 /// a kill without fetching a synced byte again, and renames each verified file over the old
-/// one, so a reader of the old pack keeps intact bytes (``AssetStore/remount(path:)`` moves a
+/// one, so a reader of the old pack keeps intact bytes (`AssetStore.remount(path:)` moves a
 /// store to the new generation; ``attach(_:)`` does it automatically). A failed or cancelled
 /// run leaves installed packs untouched and its verified progress for the next run.
 public actor PackInstaller {

@@ -80,8 +80,10 @@ public struct CatalogVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - nextRoot: the bytes of root version N (`roots/N.root.json`), or `nil` when there is none.
-    ///   - catalog: `catalog.json`'s bytes. `signatures`: `catalog.json.minisig`'s.
-    ///   - state: what was accepted before. `updateStarted`: when this update began.
+    ///   - catalogBytes: `catalog.json`'s bytes.
+    ///   - signatureBytes: `catalog.json.minisig`'s bytes.
+    ///   - state: what was accepted before.
+    ///   - updateStarted: when this update began (an expired catalog or root is refused).
     public func verify(
         nextRoot: (Int) throws(TrustError) -> [UInt8]?, catalog catalogBytes: [UInt8], signatures signatureBytes: [UInt8],
         state: TrustState, updateStarted: Date
