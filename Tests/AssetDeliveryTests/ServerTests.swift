@@ -150,9 +150,11 @@ struct ServerTests {
         let s3 = "http://127.0.0.1:\(server.port)"
         // The bucket, then every file of the repository, through the S3 API (anonymous access:
         // the gateway has no identities configured).
+        // The S3 port listens before the filer behind it is ready: try for up to 20 seconds.
         var made = try run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", s3 + "/course"])
-        for attempt in 0..<40 where made.output != "200" {
-            _ = attempt
+        var attempts = 0
+        while made.output != "200", attempts < 40 {
+            attempts += 1
             Thread.sleep(forTimeInterval: 0.5)
             made = try run("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", s3 + "/course"])
         }

@@ -92,28 +92,32 @@ struct BuilderFormatTests {
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(Array(try fileBytes(pack)[index.dataOffset..<index.dataOffset + index.size])))
                 as? [String: Any])
-        #expect(json["format"] as? Int == 1)
+        #expect(json["format"] as? Int == 2)
         #expect(json["name"] as? String == "sample")
         #expect(json["locale"] as? String == "ru")
         #expect(json["contentVersion"] as? String == "7")
         #expect(json["entryCount"] as? Int == files.count)
         #expect(json["alignment"] as? Int == 16)
         #expect((json["digest"] as? String)?.hasPrefix("sha256:") == true)
-        // Walk the nested folders and compare each file's [number, offset, size, crc] with Python's view.
-        var found: [String: [Int]] = [:]
+        // Walk the nested folders and compare each file's [number, offset, size, crc, sha256] with
+        // Python's view (its SHA-256 from hashlib).
+        var found: [String: [Any]] = [:]
         func walk(_ object: [String: Any], _ prefix: String) {
             for (key, value) in object {
-                if let folder = value as? [String: Any] { walk(folder, prefix + key + "/") }
-                if let file = value as? [Int] { found[prefix + key] = file }
+                if let folder = value as? [String: Any] { walk(folder, prefix + key + "/") } else if let file = value as? [Any] {
+                    found[prefix + key] = file
+                }
             }
         }
         walk(try #require(json["files"] as? [String: Any]), "")
         #expect(found.count == files.count)
         for (number, entry) in python.entries.dropLast().enumerated() {
             let fields = try #require(found[entry.name])
-            #expect(fields[0] == number)
-            #expect(fields[1] == entry.dataOffset)
-            #expect(fields[2] == entry.size)
+            #expect(fields.count == 5)
+            #expect(fields[0] as? Int == number)
+            #expect(fields[1] as? Int == entry.dataOffset)
+            #expect(fields[2] as? Int == entry.size)
+            #expect(fields[4] as? String == entry.sha256)
         }
     }
 

@@ -135,7 +135,8 @@ struct DeliveryBench {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if arguments.first == "fetch-child", arguments.count == 4 {
                 let root = try Root(fileContents: Array(try Data(contentsOf: URL(fileURLWithPath: arguments[3]))))
-                let installer = try PackInstaller(folder: arguments[2], repository: URL(string: arguments[1])!, root: root)
+                guard let repository = URL(string: arguments[1]) else { throw Failure(description: "\(arguments[1]) is not a URL") }
+                let installer = try PackInstaller(folder: arguments[2], repository: repository, root: root)
                 try await installer.makeAvailable(locales: ["en"])
                 return
             }
