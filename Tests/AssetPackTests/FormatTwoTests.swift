@@ -86,6 +86,32 @@ struct FormatTwoTests {
         #expect(try pack.verify().hashedEntries == files.count)
     }
 
+    @Test("a listed SHA-256 is 64 lowercase hex digits: every other byte, at every position, is refused")
+    func hexDigitsOnly() throws {
+        var random = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        for _ in 0..<8 {
+            let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let digits = bytes.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }
+            #expect(EntryHash(hex: String(decoding: digits, as: UTF8.self))?.bytes == bytes)
+            for position in 0..<64 {
+                for byte in UInt8.min...UInt8.max {
+                    var changed = digits
+                    changed[position] = byte
+                    let parsed = changed.withUnsafeBytes { EntryHash(hexDigits: $0) }
+                    if let value = hex.firstIndex(of: byte) {
+                        var expected = bytes
+                        expected[position / 2] = position % 2 == 0
+                            ? UInt8(value) << 4 | bytes[position / 2] & 15 : bytes[position / 2] & 0xF0 | UInt8(value)
+                        #expect(parsed?.bytes == expected, "byte \(byte) at \(position)")
+                    } else {
+                        #expect(parsed == nil, "byte \(byte) at \(position)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("the digest is the SHA-256 of the manifest the format article documents, computed by Python")
     func manifestByPython() throws {
         let scratch = try Scratch()

@@ -58,3 +58,44 @@ struct CollisionKeys {
 
     private func matches(_ entry: Int) -> Bool { arena[starts[entry]..<starts[entry + 1]].elementsEqual(key) }
 }
+
+/// Two names that cannot both be extracted on a case-insensitive file system.
+enum NameClash: Equatable {
+    /// Entry `later`'s name equals entry `earlier`'s once case-folded and NFC-normalized.
+    case sameKey(earlier: Int, later: Int)
+    /// Entry `file`'s name is also a folder of entry `entry`'s (`a` and `a/b`, or `A` and `a/b`).
+    case fileIsFolder(file: Int, entry: Int)
+}
+
+extension CollisionKeys {
+    /// The first clash among `count` names, `name(k)` being entry k's UTF-8 bytes: names in
+    /// entry order, then folders. No string per entry for ASCII names.
+    static func firstClash(count: Int, name: (Int) -> ArraySlice<UInt8>) -> NameClash? {
+        var keys = CollisionKeys(capacity: count)
+        for number in 0..<count {
+            keys.makeKey(name(number))
+            if let other = keys.insert(number) { return .sameKey(earlier: other, later: number) }
+        }
+        // A folder is checked at the first entry under it: the folders an entry does not share
+        // with the one before it, deepest first (entries under one folder are contiguous in byte
+        // order; in any other order a folder is only checked more than once).
+        var previous: ArraySlice<UInt8> = []
+        for number in 0..<count {
+            let current = name(number)
+            var end = current.endIndex
+            while let slash = current[..<end].lastIndex(of: UInt8(ascii: "/")) {
+                end = slash
+                let length = slash - current.startIndex
+                if previous.count > length, previous[previous.startIndex + length] == UInt8(ascii: "/"),
+                    previous.prefix(length).elementsEqual(current[..<slash])
+                {
+                    break
+                }
+                keys.makeKey(current[..<slash])
+                if let file = keys.find() { return .fileIsFolder(file: file, entry: number) }
+            }
+            previous = current
+        }
+        return nil
+    }
+}

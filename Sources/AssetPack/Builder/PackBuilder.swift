@@ -367,34 +367,18 @@ public struct PackBuilder {
                 .nameCollision, "\"\(a.origin)\" and \"\(b.origin)\" differ only by Unicode normalization",
                 entry: a.path)
         }
-        var keys = CollisionKeys(capacity: sorted.count)
-        for (number, entry) in sorted.enumerated() {
-            keys.makeKey(entry.utf8[...])
-            if let other = keys.insert(number) {
-                throw PackError(
-                    .nameCollision,
-                    "\"\(sorted[other].origin)\" and \"\(entry.origin)\" differ only by case or Unicode normalization",
-                    entry: entry.path)
-            }
-        }
-        // A file whose name is also a folder's. Entries under one folder are contiguous in byte
-        // order, so a folder is checked at the first entry under it: the folders the entry does
-        // not share with the one before it, deepest first.
-        var previous: [UInt8] = []
-        for entry in sorted {
-            let name = entry.utf8
-            var end = name.count
-            while let slash = name[..<end].lastIndex(of: UInt8(ascii: "/")) {
-                end = slash
-                if previous.count > slash, previous[slash] == UInt8(ascii: "/"), previous[..<slash] == name[..<slash] { break }
-                keys.makeKey(name[..<slash])
-                if let file = keys.find().map({ sorted[$0] }) {
-                    throw PackError(
-                        .nameCollision, "\"\(file.origin)\" is a file and also a folder of \"\(entry.origin)\"",
-                        entry: file.path)
-                }
-            }
-            previous = name
+        switch CollisionKeys.firstClash(count: sorted.count, name: { sorted[$0].utf8[...] }) {
+        case .sameKey(let earlier, let later)?:
+            throw PackError(
+                .nameCollision,
+                "\"\(sorted[earlier].origin)\" and \"\(sorted[later].origin)\" differ only by case or Unicode normalization",
+                entry: sorted[later].path)
+        case .fileIsFolder(let file, let entry)?:
+            throw PackError(
+                .nameCollision, "\"\(sorted[file].origin)\" is a file and also a folder of \"\(sorted[entry].origin)\"",
+                entry: sorted[file].path)
+        case nil:
+            break
         }
         return sorted
     }

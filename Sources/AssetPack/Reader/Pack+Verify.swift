@@ -45,33 +45,70 @@ extension Pack {
 
     @discardableResult
     /// - Parameter checkingData: also the bytes' CRC-32s and the names (`false` for the builder).
+    ///
+    /// Problems are reported in this order: the records (central directory against the index,
+    /// in entry order), then names that collide, then the first entry whose local header or bytes
+    /// are wrong, then overlaps, then the digest. The records are checked on one core while the
+    /// others check the local headers and bytes (see ``checkEntries(_:checkingData:entry:alongside:)``).
     private func verifyAll(checkingData: Bool) throws(PackError) -> VerificationReport {
         let records = try CentralDirectory.read(source: source, end: endRecord)
         guard records.count == table.count else {
             throw PackError(
                 .indexMismatch, "the central directory has \(records.count) entries, the index \(table.count)")
         }
-        var spans: [(start: UInt64, end: UInt64, entry: Int)] = []
-        spans.reserveCapacity(records.count)
-        var collisionKeys: [String: Int] = [:]
-        var checkedBytes: UInt64 = 0
+        // Format 2: every listed SHA-256, from one read of the index.
+        let listed = try listedHashes()
+        @Sendable func listedHash(_ number: Int) -> EntryHash? {
+            guard metadata != nil, number < records.count - 1, let listed, number < listed.count else { return nil }
+            return listed[number]
+        }
+        let recordCheck = RecordCheckOutcome()
+        let entries = checkEntries(
+            records.count, checkingData: checkingData,
+            entry: { number in
+                EntryCheck(
+                    number: number, name: CentralDirectory.utf8Name(records[number]), central: records[number],
+                    listedDataOffset: table.row(number).dataOffset, sha256: checkingData ? listedHash(number) : nil)
+            },
+            alongside: {
+                recordCheck.result = Result { () throws(PackError) in
+                    try checkRecords(records, listedHash: listedHash, checkingData: checkingData)
+                }
+            })
+        guard let recordResult = recordCheck.result else { throw PackError(.io, "the records were not checked") }
+        let digest = try recordResult.get()
+        if let failure = entries.failure { throw failure }
+        var spans = records.indices.map { ($0, records[$0].localHeaderOffset, entries.dataOffsets[$0] + records[$0].compressedSize) }
+        spans.sort { $0.1 < $1.1 }
+        for (previous, next) in zip(spans, spans.dropFirst()) where next.1 < previous.2 {
+            throw PackError(
+                .overlappingEntries, "overlaps \"\(table.path(previous.0))\"", entry: table.path(next.0), offset: next.1)
+        }
+        if let metadata, let digest, digest != metadata.digest {
+            throw PackError(
+                .indexMismatch, "digest is \(digest), the index says \(metadata.digest)", entry: PackPath.indexPath)
+        }
+        let hashedEntries = checkingData ? (0..<records.count).count(where: { listedHash($0) != nil }) : 0
+        return VerificationReport(entryCount: records.count, checkedBytes: entries.checkedBytes, hashedEntries: hashedEntries)
+    }
+
+    /// The records in entry order: each central record against the index and, for our packs,
+    /// the format's contract; then (when `checkingData`) names that cannot be extracted side by
+    /// side. Returns the digest of the manifest the records make (`nil` for zips without an index).
+    private func checkRecords(
+        _ records: [ZipCentralRecord], listedHash: (Int) -> EntryHash?, checkingData: Bool
+    ) throws(PackError) -> String? {
         var digest = metadata.map {
             ManifestDigest(
                 format: $0.formatVersion, name: $0.name, locale: $0.locale, contentVersion: $0.contentVersion,
                 alignment: $0.alignment)
         }
-        var hashedEntries = 0
-        // Format 2: every listed SHA-256, from one read of the index.
-        let listed = try listedHashes()
-        // The entries' bytes are checked after the records, on every core (see ``checkData``).
-        var dataChecks: [DataCheck] = []
         for (number, central) in records.enumerated() {
             let name = CentralDirectory.utf8Name(central)
             func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
                 PackError(code, detail, entry: String(decoding: name, as: UTF8.self), offset: offset ?? central.recordOffset)
             }
             let row = table.row(number)
-            var listedHash: EntryHash?
             // Central directory against the table (the index, for our packs).
             guard table.pathBytes(number).elementsEqual(name) else {
                 throw problem(.indexMismatch, "entry \(number) is \"\(table.path(number))\" in the index")
@@ -80,123 +117,90 @@ extension Pack {
                 central.compressedSize == table.compressedSize(number)
             else { throw problem(.indexMismatch, "CRC or size differs from the index") }
             if central.flags & ZipConstants.flagEncrypted != 0 { throw problem(.encrypted, "") }
-            // Local header against the central directory.
-            let local = try LocalHeader.parse(
-                in: source, headerOffset: central.localHeaderOffset, limit: endRecord.directoryOffset)
-            guard local.name == central.name else {
-                throw problem(.headerMismatch, "local header names \"\(String(decoding: local.name, as: UTF8.self))\"",
-                    offset: central.localHeaderOffset)
+            if checkingData, let unsafe = PackPath.problem(with: name, allowDirectory: metadata == nil) {
+                throw problem(.unsafeName, unsafe)
             }
-            if let mismatch = local.disagreement(
-                withName: name[...], method: central.method, flags: central.flags, crc32: central.crc32,
-                size: central.size, compressedSize: central.compressedSize)
-            {
-                throw problem(.headerMismatch, mismatch, offset: central.localHeaderOffset)
-            }
-            if row.dataOffset != .max, row.dataOffset != local.dataOffset {
+            // Our packs: the format contract (the local headers are held to the index elsewhere).
+            guard let metadata else { continue }
+            guard central.method == ZipConstants.methodStored, central.flags & ZipConstants.flagUTF8 != 0,
+                central.flags & ZipConstants.flagDataDescriptor == 0
+            else { throw problem(.indexMismatch, "not stored with the UTF-8 flag and no data descriptor") }
+            guard row.dataOffset % UInt64(metadata.alignment) == 0 else {
                 throw problem(
-                    .indexMismatch, "data starts at \(local.dataOffset), the index says \(row.dataOffset)",
-                    offset: central.localHeaderOffset)
+                    .misaligned, "data at \(row.dataOffset) is not a multiple of \(metadata.alignment)",
+                    offset: row.dataOffset)
             }
-            guard local.dataOffset <= endRecord.directoryOffset,
-                central.compressedSize <= endRecord.directoryOffset - local.dataOffset
-            else { throw problem(.entryOutOfBounds, "data runs past the central directory", offset: local.dataOffset) }
-            spans.append((central.localHeaderOffset, local.dataOffset + central.compressedSize, number))
-            // Names.
-            if checkingData {
-                if let unsafe = PackPath.problem(with: name, allowDirectory: metadata == nil) {
-                    throw problem(.unsafeName, unsafe)
-                }
-                let key = PackPath.collisionKey(String(decoding: name, as: UTF8.self))
-                if let other = collisionKeys.updateValue(number, forKey: key) {
-                    throw problem(.nameCollision, "collides with \"\(table.path(other))\"")
-                }
-            }
-            // Our packs: the format contract.
-            if let metadata {
-                guard central.method == ZipConstants.methodStored, local.flags == central.flags,
-                    central.flags & ZipConstants.flagUTF8 != 0, central.flags & ZipConstants.flagDataDescriptor == 0
-                else { throw problem(.indexMismatch, "not stored with the UTF-8 flag and no data descriptor") }
-                guard local.dataOffset % UInt64(metadata.alignment) == 0 else {
-                    throw problem(
-                        .misaligned, "data at \(local.dataOffset) is not a multiple of \(metadata.alignment)",
-                        offset: local.dataOffset)
-                }
-                if number < records.count - 1 {
-                    listedHash = listed.flatMap { number < $0.count ? $0[number] : nil }
-                    if metadata.formatVersion >= 2, listedHash == nil {
-                        throw problem(.badIndex, "the index lists no SHA-256 for it")
-                    }
-                    digest?.add(path: name, size: central.size, crc32: central.crc32, sha256: listedHash)
-                } else if !name.elementsEqual(PackPath.indexPath.utf8) {
-                    throw problem(.badIndex, "the last entry is not \(PackPath.indexPath)")
-                }
-            }
-            // The bytes: checked below, once every record has been.
-            guard checkingData else { continue }
-            dataChecks.append(
-                DataCheck(
-                    number: number, name: name, crc32: central.crc32, sha256: listedHash, dataOffset: local.dataOffset,
-                    size: central.compressedSize, stored: central.method == ZipConstants.methodStored && central.size == central.compressedSize))
-            if listedHash != nil { hashedEntries += 1 }
-        }
-        checkedBytes = try checkData(dataChecks)
-        // A file whose name is also a folder's (`a` and `a/b`) cannot be extracted.
-        var checkedFolders = Set<String>()
-        for number in 0..<table.count where checkingData {
-            var folder = Substring(table.path(number))
-            if folder.hasSuffix("/") { folder = folder.dropLast() }
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                let key = PackPath.collisionKey(String(folder))
-                guard checkedFolders.insert(key).inserted else { break }
-                if let file = collisionKeys[key] {
-                    throw PackError(
-                        .nameCollision, "is a file and also the folder of \"\(table.path(number))\"",
-                        entry: table.path(file))
-                }
+            if number < records.count - 1 {
+                let hash = listedHash(number)
+                if metadata.formatVersion >= 2, hash == nil { throw problem(.badIndex, "the index lists no SHA-256 for it") }
+                digest?.add(path: name, size: central.size, crc32: central.crc32, sha256: hash)
+            } else if !name.elementsEqual(PackPath.indexPath.utf8) {
+                throw problem(.badIndex, "the last entry is not \(PackPath.indexPath)")
             }
         }
-        spans.sort { $0.start < $1.start }
-        for (previous, next) in zip(spans, spans.dropFirst()) where next.start < previous.end {
+        // Names that cannot be extracted side by side on a case-insensitive file system.
+        let names = { (number: Int) in CentralDirectory.utf8Name(records[number])[...] }
+        switch checkingData ? CollisionKeys.firstClash(count: records.count, name: names) : nil {
+        case .sameKey(let earlier, let later)?:
             throw PackError(
-                .overlappingEntries, "overlaps \"\(table.path(previous.entry))\"", entry: table.path(next.entry),
-                offset: next.start)
+                .nameCollision, "collides with \"\(table.path(earlier))\"", entry: table.path(later),
+                offset: records[later].recordOffset)
+        case .fileIsFolder(let file, let entry)?:
+            throw PackError(
+                .nameCollision, "is a file and also the folder of \"\(table.path(entry))\"", entry: table.path(file),
+                offset: records[file].recordOffset)
+        case nil:
+            break
         }
-        if let metadata, var digest {
-            let computed = digest.finish()
-            guard computed == metadata.digest else {
-                throw PackError(
-                    .indexMismatch, "digest is \(computed), the index says \(metadata.digest)",
-                    entry: PackPath.indexPath)
-            }
-        }
-        return VerificationReport(entryCount: records.count, checkedBytes: checkedBytes, hashedEntries: hashedEntries)
+        guard var digest else { return nil }
+        return digest.finish()
     }
 }
 
-/// One entry's bytes to check: its CRC-32 and, in format 2, its SHA-256.
-private struct DataCheck: Sendable {
-    let number: Int
-    let name: [UInt8]
-    let crc32: UInt32
-    let sha256: EntryHash?
-    let dataOffset: UInt64
-    /// The bytes stored.
-    let size: UInt64
-    /// Stored as is (its bytes can be read straight from the file).
-    let stored: Bool
+/// What ``Pack/checkRecords(_:listedHash:checkingData:)`` found, set by the one worker that runs
+/// it and read after all workers are done.
+private final class RecordCheckOutcome: @unchecked Sendable {
+    var result: Result<String?, PackError>?
 }
 
-/// Per entry, the failure found (or nil) and the bytes checked: memory each worker writes only
-/// at its own entries' indices, read after all workers are done.
-private final class DataCheckResults: @unchecked Sendable {
+/// One entry to check against its local header and, when verifying, its bytes.
+private struct EntryCheck: Sendable {
+    let number: Int
+    /// The name as UTF-8.
+    let name: [UInt8]
+    let central: ZipCentralRecord
+    /// Where the index says the bytes start (`.max` for zips without one).
+    let listedDataOffset: UInt64
+    /// The SHA-256 to check the bytes against (format 2, when verifying).
+    let sha256: EntryHash?
+
+    /// Stored as is (its bytes can be read straight from the file).
+    var stored: Bool { central.method == ZipConstants.methodStored && central.size == central.compressedSize }
+
+    /// From the local header to the end of the bytes, by the index, if both lie in `0..<limit`
+    /// and take at most `most` bytes: the part of the file a block read covers.
+    func region(below limit: UInt64, most: UInt64) -> Range<UInt64>? {
+        let start = central.localHeaderOffset
+        guard stored, listedDataOffset != .max, listedDataOffset >= start + UInt64(ZipConstants.localHeaderSize),
+            listedDataOffset <= limit, central.compressedSize <= limit - listedDataOffset,
+            listedDataOffset + central.compressedSize - start <= most
+        else { return nil }
+        return start..<listedDataOffset + central.compressedSize
+    }
+}
+
+/// Per entry, the failure found (or nil), where its bytes start and the bytes checked: memory
+/// each worker writes only at its own entries' indices, read after all workers are done.
+private final class EntryCheckResults: @unchecked Sendable {
     let failures: UnsafeMutableBufferPointer<PackError?>
+    let dataOffsets: UnsafeMutableBufferPointer<UInt64>
     let bytes: UnsafeMutableBufferPointer<UInt64>
 
     init(count: Int) {
         failures = .allocate(capacity: count)
         failures.initialize(repeating: nil)
+        dataOffsets = .allocate(capacity: count)
+        dataOffsets.initialize(repeating: 0)
         bytes = .allocate(capacity: count)
         bytes.initialize(repeating: 0)
     }
@@ -204,16 +208,15 @@ private final class DataCheckResults: @unchecked Sendable {
     deinit {
         failures.deinitialize()
         failures.deallocate()
+        dataOffsets.deallocate()
         bytes.deallocate()
     }
 }
 
 extension Pack {
-    /// Checks every entry's bytes against its CRC-32 and listed SHA-256, the entries shared out
-    /// over the machine's cores in contiguous runs; reports the first failing entry in entry
-    /// order, as a sequential check would. Returns the bytes checked.
-    /// The most bytes ``checkData(_:)`` reads at a time.
-    static let verifyBlock: UInt64 = 8 << 20
+    /// The most bytes ``checkEntries(_:checkingData:entry:alongside:)`` reads at a time: small
+    /// enough that the bytes are still in the cache when they are checksummed.
+    static let verifyBlock: UInt64 = 256 << 10
 
     /// Every entry's listed SHA-256, from one read of a format-2 index; `nil` for format 1 and
     /// other zips.
@@ -233,55 +236,67 @@ extension Pack {
         }
     }
 
-    private func checkData(_ checks: [DataCheck]) throws(PackError) -> UInt64 {
-        guard !checks.isEmpty else { return 0 }
-        let results = DataCheckResults(count: checks.count)
-        let lanes = min(Platform.processorCount, max(1, checks.count / 64), 8)
-        let run = (checks.count + lanes - 1) / lanes
-        DispatchQueue.concurrentPerform(iterations: lanes) { lane in
-            let start = lane * run
-            let end = min(start + run, checks.count)
+    /// Checks every entry's local header against its central record and the index and, when
+    /// `checkingData`, its bytes against the CRC-32 and listed SHA-256, while one worker runs
+    /// `alongside`. The entries are shared out over the machine's cores in contiguous runs;
+    /// stored entries lie one after another, so a run reads up to 256 KiB of headers and bytes at
+    /// a time (one read, not two per entry, and still in the cache when they are checked).
+    /// - Returns: where each entry's bytes start, by its local header; the bytes checked; the
+    ///   first failing entry's error, in entry order, as a sequential check would find it.
+    private func checkEntries(
+        _ count: Int, checkingData: Bool, entry: @Sendable (Int) -> EntryCheck, alongside: @Sendable () -> Void
+    ) -> (dataOffsets: [UInt64], checkedBytes: UInt64, failure: PackError?) {
+        let results = EntryCheckResults(count: count)
+        let runs = min(max(1, count / 64), 8 * Platform.processorCount)
+        let run = (count + runs - 1) / max(1, runs)
+        let limit = endRecord.directoryOffset
+        // Reading a block only pays when the bytes are checked too, or cost nothing to look at.
+        let blockMost: UInt64
+        switch source {
+        case .file: blockMost = checkingData ? Self.verifyBlock : 0
+        case .mapped, .tail: blockMost = Self.verifyBlock
+        }
+        // Iteration 0 runs `alongside`; each other one, a run of entries.
+        DispatchQueue.concurrentPerform(iterations: 1 + (count == 0 ? 0 : runs)) { iteration in
+            guard iteration > 0 else { return alongside() }
+            let start = (iteration - 1) * run
+            let end = min(start + run, count)
             guard start < end else { return }
-            // Stored entries lie one after another: read up to 8 MiB of them at a time (one read
-            // each, not one per entry), then check each entry's bytes in place.
-            var block: (start: UInt64, bytes: PackData)?
+            let scratch: UnsafeMutableRawBufferPointer
+            if case .file = source, blockMost > 0 {
+                scratch = .allocate(byteCount: Int(blockMost), alignment: 64)
+            } else {
+                scratch = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            }
+            defer { scratch.deallocate() }
+            var block: (start: UInt64, bytes: UnsafeRawBufferPointer)?
+            var next = entry(start)
             for index in start..<end {
-                let check = checks[index]
+                let check = next
+                if index + 1 < end { next = entry(index + 1) }
                 do throws(PackError) {
-                    let bytes: PackData
-                    if check.stored, check.size <= Self.verifyBlock {
-                        if block.map({ check.dataOffset < $0.start || check.dataOffset + check.size > $0.start + UInt64($0.bytes.count) }) ?? true {
-                            var blockEnd = check.dataOffset + check.size
-                            var next = index + 1
-                            while next < end, checks[next].stored, checks[next].dataOffset >= blockEnd,
-                                checks[next].dataOffset + checks[next].size - check.dataOffset <= Self.verifyBlock
+                    var view: UnsafeRawBufferPointer?
+                    if let region = check.region(below: limit, most: blockMost) {
+                        if block.map({ region.lowerBound < $0.start || region.upperBound > $0.start + UInt64($0.bytes.count) }) ?? true {
+                            // As many of the next entries as fit, one read.
+                            var blockEnd = region.upperBound
+                            var ahead = index + 1
+                            while ahead < end, let more = entry(ahead).region(below: limit, most: blockMost),
+                                more.lowerBound >= blockEnd, more.upperBound - region.lowerBound <= blockMost
                             {
-                                blockEnd = checks[next].dataOffset + checks[next].size
-                                next += 1
+                                blockEnd = more.upperBound
+                                ahead += 1
                             }
-                            block = (check.dataOffset, try source.bytes(at: check.dataOffset, count: Int(blockEnd - check.dataOffset)))
+                            block = (region.lowerBound, try source.bytes(at: region.lowerBound, count: Int(blockEnd - region.lowerBound), scratch: scratch))
                         }
-                        guard let block else { continue }
-                        let from = Int(check.dataOffset - block.start)
-                        bytes = block.bytes[block.bytes.startIndex + from..<block.bytes.startIndex + from + Int(check.size)]
-                    } else {
-                        bytes = try data(entryNumber: check.number)
-                    }
-                    let crc = bytes.withUnsafeBytes { CRC32.checksum($0) }
-                    guard crc == check.crc32 else {
-                        throw PackError(
-                            .crcMismatch, "data has CRC \(hex32(crc)), the headers say \(hex32(check.crc32))",
-                            entry: String(decoding: check.name, as: UTF8.self), offset: check.dataOffset)
-                    }
-                    if let listed = check.sha256 {
-                        let actual = bytes.withUnsafeBytes { EntryHash.of($0) }
-                        guard actual == listed else {
-                            throw PackError(
-                                .sha256Mismatch, "data has SHA-256 \(actual.hex), the index says \(listed.hex)",
-                                entry: String(decoding: check.name, as: UTF8.self), offset: check.dataOffset)
+                        if let block {
+                            let from = Int(region.lowerBound - block.start)
+                            view = UnsafeRawBufferPointer(rebasing: block.bytes[from..<from + Int(region.upperBound - region.lowerBound)])
                         }
                     }
-                    results.bytes[index] = UInt64(bytes.count)
+                    let (dataOffset, checked) = try checkEntry(check, view: view, limit: limit, checkingData: checkingData)
+                    results.dataOffsets[index] = dataOffset
+                    results.bytes[index] = checked
                 } catch {
                     results.failures[index] = error
                     // Later entries of this run cannot be the first failure.
@@ -289,8 +304,71 @@ extension Pack {
                 }
             }
         }
-        if let first = results.failures.first(where: { $0 != nil }), let failure = first { throw failure }
-        return results.bytes.reduce(0, +)
+        let failure = results.failures.first(where: { $0 != nil }) ?? nil
+        return (Array(results.dataOffsets), results.bytes.reduce(0, +), failure)
+    }
+
+    /// One entry: its local header against its central record and the index, then (when
+    /// `checkingData`) its bytes. `view` is the file from the local header to the end of the
+    /// bytes by the index, when a block read has it. Returns where the bytes start and how many
+    /// were checked.
+    private func checkEntry(
+        _ check: EntryCheck, view: UnsafeRawBufferPointer?, limit: UInt64, checkingData: Bool
+    ) throws(PackError) -> (UInt64, UInt64) {
+        let central = check.central
+        func problem(_ code: PackError.Code, _ detail: String, offset: UInt64) -> PackError {
+            PackError(code, detail, entry: String(decoding: check.name, as: UTF8.self), offset: offset)
+        }
+        let headerOffset = central.localHeaderOffset
+        var parsed: LocalHeader?
+        if let view { parsed = try LocalHeader.parse(view, at: headerOffset, limit: limit) }
+        let local: LocalHeader
+        if let parsed { local = parsed } else { local = try LocalHeader.parse(in: source, headerOffset: headerOffset, limit: limit) }
+        guard local.name == central.name else {
+            throw problem(
+                .headerMismatch, "local header names \"\(String(decoding: local.name, as: UTF8.self))\"", offset: headerOffset)
+        }
+        if let mismatch = local.disagreement(
+            withName: check.name[...], method: central.method, flags: central.flags, crc32: central.crc32,
+            size: central.size, compressedSize: central.compressedSize)
+        {
+            throw problem(.headerMismatch, mismatch, offset: headerOffset)
+        }
+        if check.listedDataOffset != .max, check.listedDataOffset != local.dataOffset {
+            throw problem(
+                .indexMismatch, "data starts at \(local.dataOffset), the index says \(check.listedDataOffset)",
+                offset: headerOffset)
+        }
+        guard local.dataOffset <= limit, central.compressedSize <= limit - local.dataOffset else {
+            throw problem(.entryOutOfBounds, "data runs past the central directory", offset: local.dataOffset)
+        }
+        if metadata != nil, local.flags != central.flags {
+            throw problem(.indexMismatch, "the local header's flags differ from the directory's", offset: headerOffset)
+        }
+        guard checkingData else { return (local.dataOffset, 0) }
+        func checkBytes(_ bytes: UnsafeRawBufferPointer) throws(PackError) -> UInt64 {
+            let crc = CRC32.checksum(bytes)
+            guard crc == central.crc32 else {
+                throw problem(
+                    .crcMismatch, "data has CRC \(hex32(crc)), the headers say \(hex32(central.crc32))",
+                    offset: local.dataOffset)
+            }
+            if let listed = check.sha256 {
+                let actual = EntryHash.of(bytes)
+                guard actual == listed else {
+                    throw problem(
+                        .sha256Mismatch, "data has SHA-256 \(actual.hex), the index says \(listed.hex)",
+                        offset: local.dataOffset)
+                }
+            }
+            return UInt64(bytes.count)
+        }
+        if let view, check.stored {
+            let from = Int(local.dataOffset - headerOffset)
+            return (local.dataOffset, try checkBytes(UnsafeRawBufferPointer(rebasing: view[from...])))
+        }
+        let bytes = try data(entryNumber: check.number)
+        return (local.dataOffset, try bytes.withUnsafeBytes { (raw) throws(PackError) -> UInt64 in try checkBytes(raw) })
     }
 
     /// The JSON index a pack of this zip's files would carry (for zips without one): files in

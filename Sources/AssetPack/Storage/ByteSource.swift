@@ -89,25 +89,46 @@ enum ByteSource: Sendable {
             return PackData(storage: storage, start: Int(offset - start), count: count)
         case .file(let reader, _):
             let storage = try ByteStorage.heap(capacity: count) { (buffer) throws(PackError) -> Int in
-                var done = 0
-                while done < count {
-                    let part = UnsafeMutableRawBufferPointer(rebasing: buffer[done..<count])
-                    let got = Platform.system {
-                        try reader.file.read(fromAbsoluteOffset: Int64(offset) + Int64(done), into: part)
-                    }
-                    switch got {
-                    case .failure(let error):
-                        throw PackError.system(error, "read failed", offset: offset + UInt64(done))
-                    case .success(0):
-                        throw PackError(
-                            .io, "the file ended early (truncated while open?)", offset: offset + UInt64(done))
-                    case .success(let read):
-                        done += read
-                    }
-                }
-                return done
+                try reader.read(at: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]))
+                return count
             }
             return PackData(storage: storage, start: 0, count: count)
+        }
+    }
+
+    /// The bytes `offset..<offset+count` for a moment: a view of the mapping, or read with `pread`
+    /// into `scratch` (at least `count` bytes). The view lasts while the source does and until
+    /// `scratch` is reused; for reading many blocks one after another without an allocation each.
+    func bytes(
+        at offset: UInt64, count: Int, scratch: UnsafeMutableRawBufferPointer
+    ) throws(PackError) -> UnsafeRawBufferPointer {
+        guard case .file(let reader, let size) = self else {
+            return try bytes(at: offset, count: count).withUnsafeBytes { $0 }
+        }
+        guard count >= 0, count <= scratch.count, offset <= size, UInt64(count) <= size - offset else {
+            throw PackError(
+                .entryOutOfBounds, "\(count) bytes at \(offset) lie outside the \(size)-byte file", offset: offset)
+        }
+        let buffer = UnsafeMutableRawBufferPointer(rebasing: scratch[..<count])
+        try reader.read(at: offset, into: buffer)
+        return UnsafeRawBufferPointer(buffer)
+    }
+}
+
+extension FileReader {
+    /// Fills `buffer` from `offset` on; a short file or a failing read is an error.
+    func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(PackError) {
+        var done = 0
+        while done < buffer.count {
+            let part = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
+            switch Platform.system({ try file.read(fromAbsoluteOffset: Int64(offset) + Int64(done), into: part) }) {
+            case .failure(let error):
+                throw PackError.system(error, "read failed", offset: offset + UInt64(done))
+            case .success(0):
+                throw PackError(.io, "the file ended early (truncated while open?)", offset: offset + UInt64(done))
+            case .success(let read):
+                done += read
+            }
         }
     }
 }

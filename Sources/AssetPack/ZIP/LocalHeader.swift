@@ -62,30 +62,43 @@ struct LocalHeader: Sendable {
             throw PackError(.badLocalHeader, "header runs past the central directory", offset: headerOffset)
         }
         let bytes = try source.bytes(at: headerOffset, count: Int(end - headerOffset))
-        return try bytes.withUnsafeBytes { (buffer) throws(PackError) -> LocalHeader in
-            var reader = ByteReader(buffer, fileOffset: headerOffset)
-            _ = reader.skip(6)
-            guard let flags = reader.u16(), let method = reader.u16(), reader.skip(4), let crc = reader.u32(),
-                let compressed32 = reader.u32(), let size32 = reader.u32(), let nameLength = reader.u16(),
-                let extraLength = reader.u16(), let name = reader.take(Int(nameLength)),
-                let extra = reader.take(Int(extraLength))
-            else { throw PackError(.badLocalHeader, "truncated header", offset: headerOffset) }
-            var compressed = UInt64(compressed32)
-            var size = UInt64(size32)
-            var unusedOffset: UInt64 = 0
-            var unusedDisk: UInt32 = 0
-            do throws(ExtraFields.Malformed) {
-                try ExtraFields.applyZip64(
-                    extra, size: &size, compressedSize: &compressed, localHeaderOffset: &unusedOffset,
-                    disk: &unusedDisk, sizeMarked: size32 == ZipConstants.marker32,
-                    compressedMarked: compressed32 == ZipConstants.marker32, offsetMarked: false, diskMarked: false)
-            } catch {
-                throw PackError(.badLocalHeader, error.detail, offset: headerOffset)
-            }
-            return LocalHeader(
-                flags: flags, method: method, crc32: crc, compressedSize: compressed, size: size, name: Array(name),
-                dataOffset: end, recordedAlignment: ExtraFields.alignment(in: extra))
+        let header = try bytes.withUnsafeBytes { (buffer) throws(PackError) -> LocalHeader? in
+            try parse(buffer, at: headerOffset, limit: limit)
         }
+        guard let header else { throw PackError(.badLocalHeader, "truncated header", offset: headerOffset) }
+        return header
+    }
+
+    /// Parses the header at the start of `buffer`, which holds the file from `headerOffset` on;
+    /// `nil` if the buffer ends before the header does (read it from the file then).
+    static func parse(_ buffer: UnsafeRawBufferPointer, at headerOffset: UInt64, limit: UInt64) throws(PackError) -> LocalHeader? {
+        var reader = ByteReader(buffer, fileOffset: headerOffset)
+        guard let signature = reader.u32(), reader.skip(2), let flags = reader.u16(),
+            let method = reader.u16(), reader.skip(4), let crc = reader.u32(), let compressed32 = reader.u32(),
+            let size32 = reader.u32(), let nameLength = reader.u16(), let extraLength = reader.u16()
+        else { return nil }
+        guard signature == ZipSignature.localHeader else {
+            throw PackError(.badLocalHeader, "no local header signature", offset: headerOffset)
+        }
+        let end = headerOffset + UInt64(ZipConstants.localHeaderSize) + UInt64(nameLength) + UInt64(extraLength)
+        guard end <= limit else {
+            throw PackError(.badLocalHeader, "header runs past the central directory", offset: headerOffset)
+        }
+        guard let name = reader.take(Int(nameLength)), let extra = reader.take(Int(extraLength)) else { return nil }
+        var compressed = UInt64(compressed32)
+        var size = UInt64(size32)
+        var unusedOffset: UInt64 = 0
+        var unusedDisk: UInt32 = 0
+        do throws(ExtraFields.Malformed) {
+            try ExtraFields.applyZip64(
+                extra, size: &size, compressedSize: &compressed, localHeaderOffset: &unusedOffset,
+                disk: &unusedDisk, sizeMarked: size32 == ZipConstants.marker32,
+                compressedMarked: compressed32 == ZipConstants.marker32, offsetMarked: false, diskMarked: false)
+        } catch {
+            throw PackError(.badLocalHeader, error.detail, offset: headerOffset)
+        }
+        return LocalHeader(
+            flags: flags, method: method, crc32: crc, compressedSize: compressed, size: size, name: Array(name),
+            dataOffset: end, recordedAlignment: ExtraFields.alignment(in: extra))
     }
 }
-
