@@ -90,10 +90,11 @@ extension PackBench {
         @Argument(help: "The source folder.") var folder: String
         @Argument(help: "The pack to write.") var pack: String
         @Argument(help: "How many builds.") var count = 5
+        @Option(name: .customLong("format"), help: "The pack format to write.") var packFormat = PackBuilder.Options().format
 
         func run() throws {
         let stats = try timeRuns(count) {
-            var builder = PackBuilder()
+            var builder = PackBuilder(options: .init(format: packFormat))
             try builder.addDirectory(atPath: folder)
             try builder.write(to: pack)
         }
