@@ -32,6 +32,14 @@ final class Counters: @unchecked Sendable {
 
     var value: DownloadResult { lock.withLock { result } }
 
+    /// Adds `fetched` bytes; returns the bytes fetched so far.
+    func adding(fetched: UInt64) -> UInt64 {
+        lock.withLock {
+            result.bytesFetched += fetched
+            return result.bytesFetched
+        }
+    }
+
     func set(_ update: (inout DownloadResult) -> Void) { lock.withLock { update(&result) } }
 }
 
@@ -44,11 +52,15 @@ final class Counters: @unchecked Sendable {
 /// its bytes (the old file is never rewritten).
 struct PackDownload {
     static let coalesceGap: UInt64 = 64 << 10
-    static let maxRange: UInt64 = 8 << 20
-    /// Journal what arrived every 256 KiB of a request (a kill loses at most that much per
+    /// The most one request asks for: what an origin has already pushed into the sockets when
+    /// the process is killed is lost, up to this much per request in flight.
+    static let maxRange: UInt64 = 1 << 20
+    /// Journal what arrived every 64 KiB of a request (a kill loses at most that much per
     /// request in flight), and sync data and journal every 8 MiB (power loss).
-    static let journalEvery: UInt64 = 256 << 10
+    static let journalEvery: UInt64 = 64 << 10
     static let syncEvery: UInt64 = 8 << 20
+    /// Progress is reported each time this many more bytes have arrived.
+    static let progressStep: UInt64 = 256 << 10
     static let concurrency = 4
 
     let entry: Catalog.Entry
@@ -145,14 +157,16 @@ struct PackDownload {
         }
         try writer.write(Array(tail), at: have)
 
-        // 2. What is local, what must be fetched.
+        // 2. What is local, what must be fetched. A local header is made again from the
+        // central directory unless a fetched range covers it anyway.
         var fetch: [Range<UInt64>] = []
         var reused: [(PackLayout.Entry, LocalEntry)] = []
         var fetchedEntries: [PackLayout.Entry] = []
+        var madeHeaders: [PackLayout.Entry] = []
         for item in layout.entries {
             // What lies inside the bytes already fetched needs nothing more.
             if item.headerOffset >= have { continue }
-            if let header = item.header { try writer.write(header, at: item.headerOffset) } else {
+            if item.header != nil { madeHeaders.append(item) } else {
                 fetch.append(item.headerOffset..<min(item.dataOffset, have))
             }
             guard item.dataOffset < have else { continue }
@@ -169,6 +183,13 @@ struct PackDownload {
                 fetchedEntries.append(item)
             }
         }
+        let planned = Self.coalesced(fetch)
+        for item in madeHeaders {
+            guard let header = item.header else { continue }
+            let span = item.headerOffset..<item.dataOffset
+            if let covering = Self.covering(planned, span.lowerBound), covering.upperBound >= span.upperBound { continue }
+            try writer.write(header, at: item.headerOffset)
+        }
         for (item, source) in reused {
             let bytes: PackData
             do {
@@ -183,7 +204,6 @@ struct PackDownload {
             $0.entriesReused += reused.count
             $0.entriesFetched += fetchedEntries.count
         }
-        let planned = Self.coalesced(fetch)
         let missing = journal.missing(planned).flatMap { Self.split($0) }
         let total = missing.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         progress(0, total)
@@ -199,8 +219,9 @@ struct PackDownload {
                 group.addTask {
                     try Task.checkCancellation()
                     try await fetchInto(range, writer: writer, journal: journal, counters: counters) { bytes in
-                        done.add(fetched: bytes)
-                        progress(done.value.bytesFetched, total)
+                        // An event per 256 KiB, not per chunk the network hands over.
+                        let now = done.adding(fetched: bytes)
+                        if now / Self.progressStep != (now - bytes) / Self.progressStep || now == total { progress(now, total) }
                     }
                 }
             }
@@ -251,7 +272,8 @@ struct PackDownload {
 
     /// Fetches `range` straight into the partial file, journaling every synced stretch.
     private func fetchInto(
-        _ range: Range<UInt64>, writer: RangeWriter, journal: Journal, counters: Counters, received: @escaping @Sendable (UInt64) -> Void
+        _ range: Range<UInt64>, writer: RangeWriter, journal: Journal, counters: Counters,
+        received: @escaping @Sendable (UInt64) -> Void
     ) async throws {
         let cursor = Cursor(start: range.lowerBound)
         let response: RemoteResponse
@@ -285,8 +307,9 @@ struct PackDownload {
         }
         counters.add(fetched: response.bodyBytes, requests: 1)
         try check(response, for: range, etag: journal.etag)
-        try writer.sync()
-        try journal.record(cursor.synced..<cursor.position)
+        // Journaled, not synced: a killed process loses nothing (the kernel keeps the pages); the
+        // file is synced once every range is in, before it is hashed.
+        try journal.record(cursor.synced..<cursor.position, sync: false)
     }
 
     /// A 206 for exactly `range` of a file of the catalog's size with the same ETag; a 200 or
@@ -322,6 +345,17 @@ struct PackDownload {
             }
         }
         return out
+    }
+
+    /// The range of sorted, disjoint `ranges` that holds `offset`, if any.
+    static func covering(_ ranges: [Range<UInt64>], _ offset: UInt64) -> Range<UInt64>? {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low < ranges.count && ranges[low].contains(offset) ? ranges[low] : nil
     }
 
     /// A range cut into pieces of at most ``maxRange``.
@@ -381,14 +415,16 @@ struct RangeWriter: Sendable {
     /// The SHA-256 of `range`, read back from the file.
     func hash(_ range: Range<UInt64>) throws -> EntryHash {
         var hasher = EntryHash.Hasher()
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: Int(min(1 << 20, max(1, range.upperBound - range.lowerBound))), alignment: 64)
+        defer { buffer.deallocate() }
         var offset = range.lowerBound
         while offset < range.upperBound {
             let want = Int(min(UInt64(buffer.count), range.upperBound - offset))
-            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, want, off_t(offset)) }
+            let got = pread(descriptor, buffer.baseAddress, want, off_t(offset))
             if got < 0, errno == EINTR { continue }
             guard got > 0 else { throw DeliveryError(.fileSystem, "read back failed (errno \(errno))", file: path) }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<got])) }
+            hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
             offset += UInt64(got)
         }
         return hasher.finish()
