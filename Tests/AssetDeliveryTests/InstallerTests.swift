@@ -149,8 +149,35 @@ struct InstallerTests {
         }
         #expect(runs > 2, "the budget should cut the install several times")
         #expect(try course.installed(nil) == course.published(nil))
-        // Each cut loses at most what was in flight and not yet journaled (4 requests × 256 KiB).
+        // Each cut loses at most what was in flight and not yet journaled (4 requests × 64 KiB).
         #expect(origin.bytesSent <= cleanBytes + UInt64(runs) * (1 << 20), "\(origin.bytesSent) against \(cleanBytes) clean, \(runs) runs")
+    }
+
+    @Test("a journal line whose bytes were lost (power loss before a sync) starts the file over, and the result is right")
+    func journalOutlivesData() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        origin.misbehave([.dropAfter(300_000)])
+        _ = try? await installer.makeAvailable(locales: ["en"])
+        // Zero the bytes of the first range the journal says is done, as if they never left the cache.
+        let partials = course.scratch.url("installed/.partial")
+        var zeroed = 0
+        for journal in try FileManager.default.contentsOfDirectory(atPath: partials) where journal.hasSuffix(".journal") {
+            let text = try String(contentsOfFile: partials + "/" + journal, encoding: .utf8)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("done ") }) else { continue }
+            let numbers = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
+            let handle = try #require(FileHandle(forWritingAtPath: partials + "/" + journal.replacingOccurrences(of: ".journal", with: ".partial")))
+            try handle.seek(toOffset: numbers[0])
+            handle.write(Data(count: Int(numbers[1] - numbers[0])))
+            try handle.close()
+            zeroed += 1
+        }
+        #expect(zeroed > 0, "the cut run should have journaled a range")
+        origin.misbehave([])
+        try await installer.makeAvailable(locales: ["en"])
+        #expect(try course.installed(nil) == course.published(nil))
     }
 
     @Test("a damaged journal, a 200 to a range or a changed ETag start the file over; the result is still right")

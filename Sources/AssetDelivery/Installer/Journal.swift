@@ -2,9 +2,11 @@ import AssetPack
 import Foundation
 
 /// The record of a download in progress, beside its partial file: which pack file it builds
-/// (the catalog's SHA-256 and size), the origin's strong ETag, and the byte ranges written and
-/// synced. Every line is appended and synced before the next request relies on it, so after a
-/// kill at any moment the next run fetches none of those bytes again.
+/// (the catalog's SHA-256 and size), the origin's strong ETag, and the byte ranges written.
+/// A range is appended once its bytes are written: after a kill at any moment the next run
+/// fetches none of those bytes again (the kernel keeps a killed process's writes). Lines are
+/// synced with the data every few MiB, against power loss; a line that outlived its data there
+/// is caught by the file's SHA-256, and the download starts over.
 ///
 /// ```
 /// assetpack-journal 1 SHA256 SIZE ETAG

@@ -233,6 +233,11 @@ struct PackDownload {
         // 4. Verify the whole file against the signed catalog; when it differs, name the first
         // fetched entry whose bytes are not the published ones.
         let whole = try writer.hash(0..<entry.size)
+        if whole != entry.sha256, resuming {
+            // A journal line can outlive its data (power loss before a sync): start over, once.
+            try? FileManager.default.removeItem(atPath: journalPath)
+            throw Restart(reason: "the file resumed from the journal is not the published one")
+        }
         if whole != entry.sha256 {
             for item in fetchedEntries {
                 guard let expected = item.sha256 else { continue }
