@@ -45,12 +45,7 @@ extension PackTool {
                 guard let base = URL(string: url.hasSuffix("/") ? url : url + "/"), base.scheme != nil else {
                     throw TrustError(.invalidArgument, "\(url) is not a URL")
                 }
-                let trusted: Root
-                do throws(TrustError) {
-                    trusted = try Root(fileContents: try readArgumentFile(root, limit: Root.maxFileSize, what: "root"))
-                } catch {
-                    throw error.at(file: root)
-                }
+                let trusted = try readRoot(root)
                 let installer = try PackInstaller(
                     folder: into, repository: base, root: trusted, transport: URLSessionTransport(stallTimeout: timeout))
                 let terminal = isatty(2) == 1 && !json

@@ -30,6 +30,23 @@ func readPublicKey(_ path: String) throws(TrustError) -> Minisign.PublicKey {
     }
 }
 
+func readRoot(_ path: String) throws(TrustError) -> Root {
+    do throws(TrustError) {
+        return try Root(fileContents: try readArgumentFile(path, limit: Root.maxFileSize, what: "root"))
+    } catch {
+        throw error.at(file: path)
+    }
+}
+
+/// The moment an `--expires` value names: a duration from now (`30d`, `12h`) or a time
+/// (`2026-12-27T00:00:00Z`).
+func expiryDate(_ value: String, example: String) throws(TrustError) -> Date {
+    guard let moment = Timestamp.expiry(value, from: Date()) else {
+        throw TrustError(.invalidArgument, "--expires \(value) is not like \(example)")
+    }
+    return moment
+}
+
 /// Creates `path` with `bytes`, mode 0600 when `secret`; never overwrites.
 private func createFile(_ path: String, _ bytes: [UInt8], secret: Bool) throws(TrustError) {
     do {
@@ -217,9 +234,7 @@ extension PackTool {
                 try reportingErrors {
                     let signers = try key.map { (path) throws(TrustError) in try readSecretKey(path) }
                     let listed = try publicKey.map { (path) throws(TrustError) in try readPublicKey(path) }
-                    guard let expiry = Timestamp.expiry(expires, from: Date()) else {
-                        throw TrustError(.invalidArgument, "--expires \(expires) is not like 365d, 12h or 2027-11-27T00:00:00Z")
-                    }
+                    let expiry = try expiryDate(expires, example: "365d, 12h or 2027-11-27T00:00:00Z")
                     var root = try Root(version: 1, expires: expiry, threshold: threshold, keys: signers.map(\.publicKey) + listed)
                     for signer in signers { try root.sign(with: signer) }
                     try root.checkSelfSigned()
@@ -257,18 +272,11 @@ extension PackTool {
 
             func run() throws {
                 try reportingErrors {
-                    let old: Root
-                    do throws(TrustError) {
-                        old = try Root(fileContents: try readArgumentFile(previous, limit: Root.maxFileSize, what: "root"))
-                    } catch {
-                        throw error.at(file: previous)
-                    }
+                    let old = try readRoot(previous)
                     let signers = try key.map { (path) throws(TrustError) in try readSecretKey(path) }
                     var listed = try publicKey.map { (path) throws(TrustError) in try readPublicKey(path) }
                     if keepSigners { listed = signers.map(\.publicKey) + listed.filter { key in !signers.contains { $0.id == key.id } } }
-                    guard let expiry = Timestamp.expiry(expires, from: Date()) else {
-                        throw TrustError(.invalidArgument, "--expires \(expires) is not like 365d, 12h or 2027-11-27T00:00:00Z")
-                    }
+                    let expiry = try expiryDate(expires, example: "365d, 12h or 2027-11-27T00:00:00Z")
                     var root = try Root(version: old.version + 1, expires: expiry, threshold: threshold, keys: listed)
                     for signer in signers { try root.sign(with: signer) }
                     try old.checkSuccessor(root)
@@ -307,9 +315,7 @@ extension PackTool {
         func run() throws {
             try reportingErrors {
                 let signers = try key.map { (path) throws(TrustError) in try readSecretKey(path) }
-                guard let expiry = Timestamp.expiry(expires, from: Date()) else {
-                    throw TrustError(.invalidArgument, "--expires \(expires) is not like 30d, 12h or 2026-12-27T00:00:00Z")
-                }
+                let expiry = try expiryDate(expires, example: "30d, 12h or 2026-12-27T00:00:00Z")
                 let catalog = try Publisher.publish(packs: packs, to: folder, keys: signers, version: version, expires: expiry)
                 let bytes = catalog.packs.reduce(UInt64(0)) { $0 + $1.size }
                 try Output.line(
@@ -347,12 +353,7 @@ extension PackTool {
             try reportingErrors {
                 do throws(TrustError) {
                     let started = Date()
-                    let trusted: Root
-                    do throws(TrustError) {
-                        trusted = try Root(fileContents: try readArgumentFile(root, limit: Root.maxFileSize, what: "root"))
-                    } catch {
-                        throw error.at(file: root)
-                    }
+                    let trusted = try readRoot(root)
                     let verifier: CatalogVerifier
                     do throws(TrustError) {
                         verifier = try CatalogVerifier(trustedRoot: trusted)
