@@ -37,14 +37,13 @@ struct ListedSourceFile: Sendable {
     }
 
     /// Reads the whole file into `buffer`, which has room for one byte more than the listed
-    /// size, checking that it is still the file listed; returns the CRC-32 of the listed bytes and,
-    /// when `hashing`, their SHA-256.
+    /// size, checking that it is still the file listed; returns the CRC-32 of the listed bytes.
     ///
     /// The hot path of a build, four system calls a file: a non-blocking open (the listing saw a
     /// regular file; one swapped for a FIFO since fails its read instead of waiting, and its
     /// identity check), one read asking for a byte more than listed (getting it means the file
     /// has more bytes than its status said), the identity check, close.
-    func load(into buffer: UnsafeMutableRawBufferPointer, hashing: Bool) -> Result<EntryChecksums, PackError> {
+    func load(into buffer: UnsafeMutableRawBufferPointer) -> Result<UInt32, PackError> {
         let listedSize = buffer.count - 1
         let file: FileDescriptor
         switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec]) }) {
@@ -70,11 +69,11 @@ struct ListedSourceFile: Sendable {
         if done > listedSize { return .failure(moreBytesThanListed(file)) }
         // A file that grew, shrank or was rewritten after it was listed has a new size or time.
         if let changed = checkUnchanged(file) { return .failure(changed) }
-        return .success(EntryChecksums(UnsafeRawBufferPointer(rebasing: buffer[..<listedSize]), hashing: hashing))
+        return .success(CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[..<listedSize])))
     }
 
     /// Streams the file into the pack in 1 MiB pieces (for files too large to hold in memory).
-    func copy(to output: OutputFile, crc: inout CRC32, sha256: inout EntryHash.Hasher?) throws(PackError) {
+    func copy(to output: OutputFile, crc: inout CRC32) throws(PackError) {
         let file = try open()
         defer { _ = try? file.close() }
         if let changed = checkUnchanged(file) { throw changed }
@@ -91,7 +90,6 @@ struct ListedSourceFile: Sendable {
                 guard UInt64(count) <= remaining else { throw moreBytesThanListed(file) }
                 let written = UnsafeRawBufferPointer(rebasing: buffer[..<count])
                 crc.update(written)
-                sha256?.update(written)
                 return count
             }
             if got == 0 { break }

@@ -1,3 +1,4 @@
+import Dispatch
 import SystemPackage
 
 /// Simulated disk faults for tests: writes that stop after a budget (as on a full disk) and
@@ -43,6 +44,9 @@ final class OutputFile {
     }
 
     deinit { _ = try? file.close() }
+
+    /// Every byte before this offset is in the file (not only in the buffer).
+    var flushedPosition: UInt64 { bufferStart }
 
     /// The offset the next appended byte will have.
     var position: UInt64 { bufferStart + UInt64(buffer.count) }
@@ -149,5 +153,29 @@ final class OutputFile {
                 throw PackError.system(error, "write failed", path: path, offset: offset + UInt64(done))
             }
         }
+    }
+}
+
+/// ``OutputFile/synchronize()`` on another thread while the caller works on; ``wait()`` for its
+/// outcome. The caller must not write to the file until then.
+final class SyncInBackground: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var outcome: Result<Void, PackError> = .success(())
+    private let output: OutputFile
+
+    init(_ output: OutputFile) {
+        self.output = output
+        DispatchQueue.global(qos: .userInitiated).async(group: group) { [self] in
+            do throws(PackError) {
+                try self.output.synchronize()
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+    }
+
+    func wait() -> Result<Void, PackError> {
+        group.wait()
+        return outcome
     }
 }

@@ -271,22 +271,36 @@ public struct PackBuilder {
         var digest = ManifestDigest(
             format: options.format, name: name, locale: options.locale, contentVersion: options.contentVersion,
             alignment: options.alignment)
-        var contentBytes: UInt64 = 0
-        let reader = SourceReader(sorted, hashing: hashing)
+        // Format 2: each entry's SHA-256 from the bytes written, read back while the writer goes on.
+        let hasher = hashing ? try WrittenHasher(path: output.path, count: sorted.count) : nil
+        defer { hasher?.cancel() }
+        let reader = SourceReader(sorted)
         for (number, entry) in sorted.enumerated() {
             let location = try reader.take(number) { (slot) throws(PackError) -> ZipEntryLocation in
                 switch slot {
-                case .loaded(let bytes, let checksums):
-                    return try write(entry.utf8, number: number, bytes: bytes, checksums: checksums, with: writer, to: output)
+                case .loaded(let bytes, let crc32):
+                    return try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
                 case .failed(let error):
                     throw error
                 case .inline:
-                    return try write(entry, number: number, hashing: hashing, with: writer, to: output)
+                    return try write(entry, number: number, with: writer, to: output)
                 }
             }
-            digest.add(path: entry.utf8, size: location.size, crc32: location.crc32, sha256: location.sha256)
-            contentBytes += location.size
+            hasher?.add(offset: location.dataOffset, count: location.size, flushed: output.flushedPosition)
             written.append(location)
+        }
+        if let hasher {
+            // The disk syncs what was written while the last entries are hashed.
+            try output.flush()
+            let syncing = SyncInBackground(output)
+            let hashes = Result { () throws(PackError) in try hasher.finish(flushed: output.flushedPosition) }
+            try syncing.wait().get()
+            for (index, hash) in try hashes.get().enumerated() { written[index].sha256 = hash }
+        }
+        var contentBytes: UInt64 = 0
+        for location in written {
+            digest.add(path: location.path, size: location.size, crc32: location.crc32, sha256: location.sha256)
+            contentBytes += location.size
         }
         let metadata = PackMetadata(
             formatVersion: options.format, name: name, locale: options.locale, contentVersion: options.contentVersion,
@@ -296,7 +310,7 @@ public struct PackBuilder {
         let index = try json.withBytes { (raw) throws(PackError) in
             try write(
                 Array(PackPath.indexPath.utf8), number: sorted.count, bytes: raw,
-                checksums: EntryChecksums(raw, hashing: false), with: writer, to: output)
+                crc32: CRC32.checksum(raw), with: writer, to: output)
         }
         written.append(index)
         hooks.editEntries?(&written)
@@ -313,31 +327,31 @@ public struct PackBuilder {
             indexSize: UInt64(json.count))
     }
 
-    /// Writes an entry whose bytes and checksums are known: its local header, then the bytes.
+    /// Writes an entry whose bytes and CRC-32 are known: its local header, then the bytes.
     private static func write(
-        _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, checksums: EntryChecksums, with writer: ZipWriter,
+        _ name: [UInt8], number: Int, bytes: UnsafeRawBufferPointer, crc32: UInt32, with writer: ZipWriter,
         to output: OutputFile
     ) throws(PackError) -> ZipEntryLocation {
         let headerOffset = output.position
         try output.append(
-            writer.localHeader(name: name, size: UInt64(bytes.count), crc32: checksums.crc32, at: headerOffset))
+            writer.localHeader(name: name, size: UInt64(bytes.count), crc32: crc32, at: headerOffset))
         let dataOffset = output.position
         try output.append(bytes)
         return ZipEntryLocation(
             number: number, path: name, headerOffset: headerOffset, dataOffset: dataOffset, size: UInt64(bytes.count),
-            crc32: checksums.crc32, sha256: checksums.sha256)
+            crc32: crc32)
     }
 
     /// Writes an entry whose bytes are in memory, or streams a large file, patching its CRC-32
     /// into the local header once the file has been read.
     private static func write(
-        _ entry: PendingEntry, number: Int, hashing: Bool, with writer: ZipWriter, to output: OutputFile
+        _ entry: PendingEntry, number: Int, with writer: ZipWriter, to output: OutputFile
     ) throws(PackError) -> ZipEntryLocation {
         switch entry.contents {
         case .bytes(let bytes):
             return try bytes.withBytes { (raw) throws(PackError) in
                 try write(
-                    entry.utf8, number: number, bytes: raw, checksums: EntryChecksums(raw, hashing: hashing), with: writer,
+                    entry.utf8, number: number, bytes: raw, crc32: CRC32.checksum(raw), with: writer,
                     to: output)
             }
         case .file(let source):
@@ -345,14 +359,13 @@ public struct PackBuilder {
             try output.append(writer.localHeader(name: entry.utf8, size: source.listed.size, crc32: 0, at: headerOffset))
             let dataOffset = output.position
             var crc = CRC32()
-            var sha256: EntryHash.Hasher? = hashing ? EntryHash.Hasher() : nil
-            try source.copy(to: output, crc: &crc, sha256: &sha256)
+            try source.copy(to: output, crc: &crc)
             var crcBytes: [UInt8] = []
             crcBytes.appendLE(crc.value)
             try output.patch(crcBytes, at: headerOffset + ZipWriter.localHeaderCRCOffset)
             return ZipEntryLocation(
                 number: number, path: entry.utf8, headerOffset: headerOffset, dataOffset: dataOffset,
-                size: source.listed.size, crc32: crc.value, sha256: sha256?.finish())
+                size: source.listed.size, crc32: crc.value)
         }
     }
 

@@ -12,8 +12,8 @@ import Dispatch
 final class SourceReader {
     enum Slot {
         /// The file's bytes (valid only inside ``SourceReader/take(_:_:)``'s closure) and their
-        /// CRC-32 and SHA-256, computed by the worker from the bytes the writer will write.
-        case loaded(UnsafeRawBufferPointer, EntryChecksums)
+        /// CRC-32, computed by the worker from the bytes the writer will write.
+        case loaded(UnsafeRawBufferPointer, crc32: UInt32)
         case failed(PackError)
         /// Not read ahead: the writer copies it itself.
         case inline
@@ -34,10 +34,8 @@ final class SourceReader {
         let buffer: UnsafeMutableRawBufferPointer
         let slots: UnsafeMutableBufferPointer<Slot>
         let group = DispatchGroup()
-        let hashing: Bool
 
-        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer, hashing: Bool) {
-            self.hashing = hashing
+        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer) {
             self.range = range
             self.sources = sources
             self.buffer = buffer
@@ -59,9 +57,9 @@ final class SourceReader {
                 let end = start + Int(source.listed.size) + 1
                 if index % lanes == lane {
                     let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<end])
-                    switch source.load(into: part, hashing: hashing) {
-                    case .success(let checksums):
-                        slots[index] = .loaded(UnsafeRawBufferPointer(rebasing: part.dropLast()), checksums)
+                    switch source.load(into: part) {
+                    case .success(let crc32):
+                        slots[index] = .loaded(UnsafeRawBufferPointer(rebasing: part.dropLast()), crc32: crc32)
                     case .failure(let error): slots[index] = .failed(error)
                     }
                 }
@@ -81,10 +79,8 @@ final class SourceReader {
     private var nextBatch = 0
 
     /// Whether workers also compute each file's SHA-256 (format 2).
-    private let hashing: Bool
 
-    init(_ entries: [PackBuilder.PendingEntry], hashing: Bool) {
-        self.hashing = hashing
+    init(_ entries: [PackBuilder.PendingEntry]) {
         sources = entries.map {
             guard case .file(let source) = $0.contents, source.listed.size <= Self.largeFile else { return nil }
             return source
@@ -132,7 +128,7 @@ final class SourceReader {
     private func launch() -> Batch? {
         guard nextBatch + 1 < boundaries.count else { return nil }
         let range = boundaries[nextBatch]..<boundaries[nextBatch + 1]
-        let batch = Batch(range: range, sources: Array(sources[range]), buffer: buffers[nextBatch % 2], hashing: hashing)
+        let batch = Batch(range: range, sources: Array(sources[range]), buffer: buffers[nextBatch % 2])
         nextBatch += 1
         let lanes = min(Self.lanes, batch.sources.count(where: { $0 != nil }))
         for lane in 0..<lanes {
