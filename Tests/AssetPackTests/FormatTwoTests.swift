@@ -86,6 +86,33 @@ struct FormatTwoTests {
         #expect(try pack.verify().hashedEntries == files.count)
     }
 
+    @Test("every way the builder hashes gives the entry's SHA-256: small files as read, larger ones read back, streamed ones")
+    func everyHashingPath() throws {
+        let scratch = try Scratch()
+        var random = SeededBytes(state: 7)
+        // Up to 16 KiB the read-ahead workers hash; above, the pack is read back; above 4 MiB the
+        // file is streamed; entries given as bytes are read back too.
+        let sizes = [0, 100, 16 << 10, (16 << 10) + 1, 300_000, (4 << 20) + 5, 5 << 20]
+        var expected: [String: EntryHash] = [:]
+        for (number, size) in sizes.enumerated() {
+            let bytes = random.bytes(size)
+            try scratch.write("src/f\(number).bin", bytes)
+            expected["f\(number).bin"] = EntryHash.of(bytes)
+        }
+        var builder = PackBuilder()
+        try builder.addDirectory(atPath: scratch.url("src"))
+        let given = random.bytes(40_000)
+        try builder.add(path: "given.bin", contents: given)
+        expected["given.bin"] = EntryHash.of(given)
+        try builder.write(to: scratch.url("p.pack"))
+        let pack = try Pack(path: scratch.url("p.pack"))
+        for (name, hash) in expected {
+            let entry = try #require(pack.entry(forPath: name))
+            #expect(try pack.sha256(of: entry) == hash, "\(name)")
+        }
+        #expect(try pack.verify().hashedEntries == expected.count)
+    }
+
     @Test("a listed SHA-256 is 64 lowercase hex digits: every other byte, at every position, is refused")
     func hexDigitsOnly() throws {
         var random = SystemRandomNumberGenerator()

@@ -271,31 +271,37 @@ public struct PackBuilder {
         var digest = ManifestDigest(
             format: options.format, name: name, locale: options.locale, contentVersion: options.contentVersion,
             alignment: options.alignment)
-        // Format 2: each entry's SHA-256 from the bytes written, read back while the writer goes on.
-        let hasher = hashing ? try WrittenHasher(path: output.path, count: sorted.count) : nil
+        // Format 2: each entry's SHA-256 from the bytes written: small files by the read-ahead
+        // workers (in cache), the others read back while the writer goes on.
+        let hasher = hashing ? try WrittenHasher(path: output.path) : nil
         defer { hasher?.cancel() }
-        let reader = SourceReader(sorted)
+        let reader = SourceReader(sorted, hashingUpTo: hashing ? SourceReader.hashedByWorkers : nil)
         for (number, entry) in sorted.enumerated() {
             let location = try reader.take(number) { (slot) throws(PackError) -> ZipEntryLocation in
                 switch slot {
-                case .loaded(let bytes, let crc32):
-                    return try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
+                case .loaded(let bytes, let crc32, let sha256):
+                    var location = try write(entry.utf8, number: number, bytes: bytes, crc32: crc32, with: writer, to: output)
+                    location.sha256 = sha256
+                    return location
                 case .failed(let error):
                     throw error
                 case .inline:
                     return try write(entry, number: number, with: writer, to: output)
                 }
             }
-            hasher?.add(offset: location.dataOffset, count: location.size, flushed: output.flushedPosition)
+            if location.sha256 == nil {
+                hasher?.add(number, offset: location.dataOffset, count: location.size, flushed: output.flushedPosition)
+            }
             written.append(location)
         }
         if let hasher {
-            // The disk syncs what was written while the last entries are hashed.
             try output.flush()
-            let syncing = SyncInBackground(output)
+            // With much left to hash, the disk syncs what was written meanwhile (the final sync
+            // then has little to do); with little, one sync at the end is cheaper than two.
+            let syncing = hasher.pendingBytes >= WrittenHasher.syncAlongside ? SyncInBackground(output) : nil
             let hashes = Result { () throws(PackError) in try hasher.finish(flushed: output.flushedPosition) }
-            try syncing.wait().get()
-            for (index, hash) in try hashes.get().enumerated() { written[index].sha256 = hash }
+            try syncing?.wait().get()
+            for (number, hash) in try hashes.get() { written[number].sha256 = hash }
         }
         var contentBytes: UInt64 = 0
         for location in written {

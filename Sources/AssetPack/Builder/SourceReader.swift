@@ -12,8 +12,9 @@ import Dispatch
 final class SourceReader {
     enum Slot {
         /// The file's bytes (valid only inside ``SourceReader/take(_:_:)``'s closure) and their
-        /// CRC-32, computed by the worker from the bytes the writer will write.
-        case loaded(UnsafeRawBufferPointer, crc32: UInt32)
+        /// CRC-32 (and, for small files in format 2, SHA-256), computed by the worker from the
+        /// bytes the writer will write.
+        case loaded(UnsafeRawBufferPointer, crc32: UInt32, sha256: EntryHash?)
         case failed(PackError)
         /// Not read ahead: the writer copies it itself.
         case inline
@@ -35,7 +36,11 @@ final class SourceReader {
         let slots: UnsafeMutableBufferPointer<Slot>
         let group = DispatchGroup()
 
-        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer) {
+        /// Files of at most this many bytes are hashed by the worker too.
+        let hashingUpTo: UInt64?
+
+        init(range: Range<Int>, sources: [ListedSourceFile?], buffer: UnsafeMutableRawBufferPointer, hashingUpTo: UInt64?) {
+            self.hashingUpTo = hashingUpTo
             self.range = range
             self.sources = sources
             self.buffer = buffer
@@ -59,7 +64,9 @@ final class SourceReader {
                     let part = UnsafeMutableRawBufferPointer(rebasing: buffer[start..<end])
                     switch source.load(into: part) {
                     case .success(let crc32):
-                        slots[index] = .loaded(UnsafeRawBufferPointer(rebasing: part.dropLast()), crc32: crc32)
+                        let bytes = UnsafeRawBufferPointer(rebasing: part.dropLast())
+                        let sha256 = hashingUpTo.flatMap { bytes.count <= $0 ? EntryHash.of(bytes) : nil }
+                        slots[index] = .loaded(bytes, crc32: crc32, sha256: sha256)
                     case .failure(let error): slots[index] = .failed(error)
                     }
                 }
@@ -80,7 +87,14 @@ final class SourceReader {
 
     /// Whether workers also compute each file's SHA-256 (format 2).
 
-    init(_ entries: [PackBuilder.PendingEntry]) {
+    /// Files of at most this many bytes are hashed by the workers in format 2 (see ``WrittenHasher``
+    /// for the others): many small files keep the workers busy opening them, and their bytes are
+    /// in cache; large ones are cheaper to hash on the CPU time the build leaves idle.
+    static let hashedByWorkers: UInt64 = 16 << 10
+    private let hashingUpTo: UInt64?
+
+    init(_ entries: [PackBuilder.PendingEntry], hashingUpTo: UInt64?) {
+        self.hashingUpTo = hashingUpTo
         sources = entries.map {
             guard case .file(let source) = $0.contents, source.listed.size <= Self.largeFile else { return nil }
             return source
@@ -128,7 +142,7 @@ final class SourceReader {
     private func launch() -> Batch? {
         guard nextBatch + 1 < boundaries.count else { return nil }
         let range = boundaries[nextBatch]..<boundaries[nextBatch + 1]
-        let batch = Batch(range: range, sources: Array(sources[range]), buffer: buffers[nextBatch % 2])
+        let batch = Batch(range: range, sources: Array(sources[range]), buffer: buffers[nextBatch % 2], hashingUpTo: hashingUpTo)
         nextBatch += 1
         let lanes = min(Self.lanes, batch.sources.count(where: { $0 != nil }))
         for lane in 0..<lanes {

@@ -2,51 +2,69 @@ import Dispatch
 import Foundation
 import SystemPackage
 
-/// Format 2's SHA-256 of every entry, from the bytes written: a thread of its own reads each
-/// entry back from the pack (the page cache) as soon as the writer has flushed it, while the
-/// writer goes on; at the end the writer's thread joins in, while the disk syncs what was
-/// written. Hashing then costs a build little more than the time the disk takes anyway.
+/// Format 2's SHA-256 of the larger entries, from the bytes written: a thread of its own reads
+/// each entry back from the pack (the page cache) once the writer has flushed it, on the CPU time
+/// the build leaves idle; at the end the writer's thread joins in, while the disk syncs what
+/// was written. (Small files are hashed by the read-ahead workers, while they are in cache.)
 final class WrittenHasher: @unchecked Sendable {
     private let condition = NSCondition()
-    /// Each entry's data, in entry order, as the writer adds them.
+    /// The entries to hash, in file order, as the writer adds them: each one's data.
     private var spans: [(offset: UInt64, count: UInt64)] = []
+    /// Their entry numbers.
+    private var numbers: [Int] = []
     /// Bytes before this offset are in the file.
     private var flushed: UInt64 = 0
     /// No more entries will be added.
     private var closed = false
     /// The next entry to claim.
     private var next = 0
-    private var hashes: [EntryHash?]
+    private var hashes: [EntryHash?] = []
     private var failure: PackError?
     private let file: FileDescriptor
     private let path: String
     private let group = DispatchGroup()
 
-    /// Starts hashing the entries of the pack being written at `path`, `count` of them.
-    init(path: String, count: Int) throws(PackError) {
+    /// Starts hashing entries of the pack being written at `path`.
+    init(path: String) throws(PackError) {
         self.path = path
-        hashes = [EntryHash?](repeating: nil, count: count)
         switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow]) }) {
         case .success(let opened): file = opened
         case .failure(let error): throw PackError.system(error, "cannot open to hash what was written", path: path)
         }
-        DispatchQueue.global(qos: .utility).async(group: group) { self.work() }
+        // A thread of its own (its priority is lowered, which a shared worker would keep).
+        group.enter()
+        let thread = Thread { [self] in
+            // While the build writes, only the CPU time it leaves idle; at the end, the
+            // writer's thread joins in at full priority.
+            Platform.yieldToOtherThreads()
+            work()
+            group.leave()
+        }
+        thread.qualityOfService = .utility
+        thread.start()
     }
 
     deinit { _ = try? file.close() }
 
-    /// The next entry's data is `offset..<offset+count`; the file holds every byte before `flushed`.
-    func add(offset: UInt64, count: UInt64, flushed: UInt64) {
+    /// Entry `number`'s data is `offset..<offset+count`, after that of every entry added before;
+    /// the file holds every byte before `flushed`.
+    func add(_ number: Int, offset: UInt64, count: UInt64, flushed: UInt64) {
         condition.lock()
         spans.append((offset, count))
-        self.flushed = flushed
-        condition.signal()
+        numbers.append(number)
+        hashes.append(nil)
+        // The thread wakes only when more of the file is in place (the writer flushes about
+        // every MiB), not for every entry: a pack of many small files would wake it each time.
+        if flushed > self.flushed {
+            self.flushed = flushed
+            condition.signal()
+        }
         condition.unlock()
     }
 
     /// Every entry is added and in the file: hashes the rest on this thread too, then returns
-    /// every entry's SHA-256.
-    func finish(flushed: UInt64) throws(PackError) -> [EntryHash] {
+    /// each added entry's number and SHA-256.
+    func finish(flushed: UInt64) throws(PackError) -> [(number: Int, sha256: EntryHash)] {
         condition.lock()
         self.flushed = flushed
         closed = true
@@ -56,9 +74,16 @@ final class WrittenHasher: @unchecked Sendable {
         group.wait()
         if let failure { throw failure }
         return try hashes.enumerated().map { (index, hash) throws(PackError) in
-            guard let hash else { throw PackError(.io, "entry \(index) was not hashed", path: path) }
-            return hash
+            guard let hash else { throw PackError(.io, "entry \(numbers[index]) was not hashed", path: path) }
+            return (numbers[index], hash)
         }
+    }
+
+    /// Bytes added and not yet claimed for hashing.
+    var pendingBytes: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return spans[next...].reduce(0) { $0 + $1.count }
     }
 
     /// Stops the thread (after a failed build); safe to call after ``finish(flushed:)``.
@@ -73,7 +98,7 @@ final class WrittenHasher: @unchecked Sendable {
 
     /// Claims entries whose bytes are in the file and hashes them, until none are left.
     private func work() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 64)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.block, alignment: 64)
         defer { buffer.deallocate() }
         while true {
             condition.lock()
@@ -84,19 +109,66 @@ final class WrittenHasher: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            let index = next
-            let span = spans[index]
-            next += 1
-            condition.unlock()
-            let result = hash(span, buffer)
-            condition.lock()
-            switch result {
-            case .success(let hash): hashes[index] = hash
-            case .failure(let error): failure = failure ?? error
+            // A run of entries in place that one read can bring back, claimed at once.
+            let first = next
+            while next < spans.count, spans[next].offset + spans[next].count <= flushed,
+                next == first || spans[next].offset + spans[next].count - spans[first].offset <= UInt64(Self.block)
+            {
+                next += 1
             }
-            condition.broadcast()
+            let claimed = Array(spans[first..<next])
+            condition.unlock()
+            let results = hash(claimed, buffer)
+            condition.lock()
+            for (offset, result) in results.enumerated() {
+                switch result {
+                case .success(let hash): hashes[first + offset] = hash
+                case .failure(let error): failure = failure ?? error
+                }
+            }
             condition.unlock()
         }
+    }
+
+    /// At least this many bytes left to hash when the writer is done: worth syncing meanwhile.
+    static let syncAlongside: UInt64 = 4 << 20
+
+    /// The most bytes read back at once.
+    static let block = 2 << 20
+
+    /// The SHA-256s of a run of entries, one after another in the file: read back in one piece
+    /// when the run fits the buffer (one read, not one per entry), else one entry at a time.
+    private func hash(_ run: [(offset: UInt64, count: UInt64)], _ buffer: UnsafeMutableRawBufferPointer) -> [Result<EntryHash, PackError>] {
+        guard let first = run.first, let last = run.last, last.offset + last.count >= first.offset,
+            last.offset + last.count - first.offset <= UInt64(buffer.count)
+        else {
+            var results: [Result<EntryHash, PackError>] = []
+            for span in run {
+                results.append(hash(span, buffer))
+                if case .failure = results[results.count - 1] { break }
+            }
+            return results
+        }
+        let extent = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(last.offset + last.count - first.offset)])
+        if case .failure(let error) = read(into: extent, at: first.offset) { return [.failure(error)] }
+        return run.map { span in
+            let start = Int(span.offset - first.offset)
+            return .success(EntryHash.of(UnsafeRawBufferPointer(rebasing: extent[start..<start + Int(span.count)])))
+        }
+    }
+
+    /// Fills `part` from `offset` on.
+    private func read(into part: UnsafeMutableRawBufferPointer, at offset: UInt64) -> Result<Void, PackError> {
+        var done = 0
+        while done < part.count {
+            let rest = UnsafeMutableRawBufferPointer(rebasing: part[done...])
+            switch Platform.system({ try file.read(fromAbsoluteOffset: Int64(offset) + Int64(done), into: rest) }) {
+            case .failure(let error): return .failure(PackError.system(error, "cannot read back what was written", path: path))
+            case .success(0): return .failure(PackError(.io, "the file ended early", path: path, offset: offset + UInt64(done)))
+            case .success(let count): done += count
+            }
+        }
+        return .success(())
     }
 
     private func hash(_ span: (offset: UInt64, count: UInt64), _ buffer: UnsafeMutableRawBufferPointer) -> Result<EntryHash, PackError> {
@@ -104,13 +176,9 @@ final class WrittenHasher: @unchecked Sendable {
         var done: UInt64 = 0
         while done < span.count {
             let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(UInt64(buffer.count), span.count - done))])
-            switch Platform.system({ try file.read(fromAbsoluteOffset: Int64(span.offset + done), into: part) }) {
-            case .failure(let error): return .failure(PackError.system(error, "cannot read back what was written", path: path))
-            case .success(0): return .failure(PackError(.io, "the file ended early", path: path, offset: span.offset + done))
-            case .success(let count):
-                hasher.update(UnsafeRawBufferPointer(rebasing: part[..<count]))
-                done += UInt64(count)
-            }
+            if case .failure(let error) = read(into: part, at: span.offset + done) { return .failure(error) }
+            hasher.update(UnsafeRawBufferPointer(part))
+            done += UInt64(part.count)
         }
         return .success(hasher.finish())
     }

@@ -118,6 +118,17 @@ enum Platform {
         #endif
     }
 
+    /// Makes the calling thread, which must be one of its own (never a shared worker, which
+    /// would keep it), yield to every other: it runs on what the others leave idle. On Linux,
+    /// the thread's nice value to 19 (`setpriority` with 0 names the calling thread there); on
+    /// Apple platforms nothing, as the thread's quality of service (`.utility`) already does
+    /// it. A hint: a failure changes only the speed.
+    static func yieldToOtherThreads() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        #endif
+    }
+
     // MARK: - Files relative to an open folder
 
     /// Opens `name` relative to the open folder `folder` (`openat`).
