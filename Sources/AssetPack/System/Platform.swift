@@ -124,8 +124,10 @@ enum Platform {
     /// Apple platforms nothing, as the thread's quality of service (`.utility`) already does
     /// it. A hint: a failure changes only the speed.
     static func yieldToOtherThreads() {
-        #if os(Linux)
+        #if canImport(Glibc)
         _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        #elseif canImport(Musl)
+        _ = setpriority(PRIO_PROCESS, 0, 19)
         #endif
     }
 
