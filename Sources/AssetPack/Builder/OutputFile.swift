@@ -45,6 +45,12 @@ final class OutputFile {
 
     deinit { _ = try? file.close() }
 
+    /// Whether `other` is open on this very file (same device and inode).
+    func isSameFile(as other: FileDescriptor) -> Bool {
+        guard let mine = try? file.stat(), let theirs = try? other.stat() else { return false }
+        return mine.deviceID == theirs.deviceID && mine.inode == theirs.inode
+    }
+
     /// Every byte before this offset is in the file (not only in the buffer).
     var flushedPosition: UInt64 { bufferStart }
 

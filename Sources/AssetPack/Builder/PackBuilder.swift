@@ -273,7 +273,7 @@ public struct PackBuilder {
             alignment: options.alignment)
         // Format 2: each entry's SHA-256 from the bytes written: small files by the read-ahead
         // workers (in cache), the others read back while the writer goes on.
-        let hasher = hashing ? try WrittenHasher(path: output.path) : nil
+        let hasher = hashing ? try WrittenHasher(output) : nil
         defer { hasher?.cancel() }
         let reader = SourceReader(sorted, hashingUpTo: hashing ? SourceReader.hashedByWorkers : nil)
         for (number, entry) in sorted.enumerated() {

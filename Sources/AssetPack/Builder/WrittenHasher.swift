@@ -19,17 +19,24 @@ final class WrittenHasher: @unchecked Sendable {
     /// The next entry to claim.
     private var next = 0
     private var hashes: [EntryHash?] = []
+    /// Entries the low-priority thread gave up, for the writer's thread.
+    private var redo: [Int] = []
     private var failure: PackError?
     private let file: FileDescriptor
     private let path: String
     private let group = DispatchGroup()
 
-    /// Starts hashing entries of the pack being written at `path`.
-    init(path: String) throws(PackError) {
-        self.path = path
-        switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .noFollow]) }) {
+    /// Starts hashing entries of the pack `output` is writing.
+    init(_ output: OutputFile) throws(PackError) {
+        path = output.path
+        switch Platform.system({ try FileDescriptor.open(output.path, .readOnly, options: [.closeOnExec, .noFollow]) }) {
         case .success(let opened): file = opened
         case .failure(let error): throw PackError.system(error, "cannot open to hash what was written", path: path)
+        }
+        // The file opened again by name must be the one being written, not one put in its place.
+        // (Fully initialized here: a throw runs deinit, which closes the file.)
+        guard output.isSameFile(as: file) else {
+            throw PackError(.fileChanged, "was replaced while being written", path: path)
         }
         // A thread of its own (its priority is lowered, which a shared worker would keep).
         group.enter()
@@ -37,7 +44,7 @@ final class WrittenHasher: @unchecked Sendable {
             // While the build writes, only the CPU time it leaves idle; at the end, the
             // writer's thread joins in at full priority.
             Platform.yieldToOtherThreads()
-            work()
+            work(background: true)
             group.leave()
         }
         thread.qualityOfService = .utility
@@ -72,11 +79,18 @@ final class WrittenHasher: @unchecked Sendable {
         condition.unlock()
         work()
         group.wait()
+        work()  // what the other thread gave up as it finished
         if let failure { throw failure }
         return try hashes.enumerated().map { (index, hash) throws(PackError) in
             guard let hash else { throw PackError(.io, "entry \(numbers[index]) was not hashed", path: path) }
             return (numbers[index], hash)
         }
+    }
+
+    private var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
     }
 
     /// Bytes added and not yet claimed for hashing.
@@ -96,14 +110,22 @@ final class WrittenHasher: @unchecked Sendable {
         group.wait()
     }
 
-    /// Claims entries whose bytes are in the file and hashes them, until none are left.
-    private func work() {
+    /// Claims entries whose bytes are in the file and hashes them, until none are left. The
+    /// low-priority thread gives up an entry larger than a read when ``finish(flushed:)`` has
+    /// begun, for the writer's thread to hash at full priority.
+    private func work(background: Bool = false) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.block, alignment: 64)
         defer { buffer.deallocate() }
         while true {
             condition.lock()
             while failure == nil, next < spans.count ? spans[next].offset + spans[next].count > flushed : !closed {
                 condition.wait()
+            }
+            if !background, let index = redo.popLast() {
+                condition.unlock()
+                let result = hash(spans[index], buffer, abandonOnClose: false)
+                store(result.map { [$0] } ?? [.failure(PackError(.io, "entry \(numbers[index]) was not hashed", path: path))], from: index)
+                continue
             }
             guard failure == nil, next < spans.count else {
                 condition.unlock()
@@ -118,16 +140,26 @@ final class WrittenHasher: @unchecked Sendable {
             }
             let claimed = Array(spans[first..<next])
             condition.unlock()
-            let results = hash(claimed, buffer)
-            condition.lock()
-            for (offset, result) in results.enumerated() {
-                switch result {
-                case .success(let hash): hashes[first + offset] = hash
-                case .failure(let error): failure = failure ?? error
-                }
+            guard let results = hash(claimed, buffer, abandonOnClose: background) else {
+                // Given up: the writer's thread hashes it (after this thread is done).
+                condition.lock()
+                redo.append(first)
+                condition.unlock()
+                return
             }
-            condition.unlock()
+            store(results, from: first)
         }
+    }
+
+    private func store(_ results: [Result<EntryHash, PackError>], from first: Int) {
+        condition.lock()
+        for (offset, result) in results.enumerated() {
+            switch result {
+            case .success(let hash): hashes[first + offset] = hash
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        condition.unlock()
     }
 
     /// At least this many bytes left to hash when the writer is done: worth syncing meanwhile.
@@ -138,16 +170,19 @@ final class WrittenHasher: @unchecked Sendable {
 
     /// The SHA-256s of a run of entries, one after another in the file: read back in one piece
     /// when the run fits the buffer (one read, not one per entry), else one entry at a time.
-    private func hash(_ run: [(offset: UInt64, count: UInt64)], _ buffer: UnsafeMutableRawBufferPointer) -> [Result<EntryHash, PackError>] {
+    /// `nil` if `abandonOnClose` and ``finish(flushed:)`` began while a large entry was hashed.
+    private func hash(
+        _ run: [(offset: UInt64, count: UInt64)], _ buffer: UnsafeMutableRawBufferPointer, abandonOnClose: Bool
+    ) -> [Result<EntryHash, PackError>]? {
         guard let first = run.first, let last = run.last, last.offset + last.count >= first.offset,
             last.offset + last.count - first.offset <= UInt64(buffer.count)
         else {
-            var results: [Result<EntryHash, PackError>] = []
-            for span in run {
-                results.append(hash(span, buffer))
-                if case .failure = results[results.count - 1] { break }
+            // One entry larger than a read (a run is cut before any such entry), or entries
+            // not one after another: each on its own.
+            if run.count == 1, let span = run.first {
+                return hash(span, buffer, abandonOnClose: abandonOnClose).map { [$0] }
             }
-            return results
+            return run.compactMap { hash($0, buffer, abandonOnClose: false) }
         }
         let extent = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(last.offset + last.count - first.offset)])
         if case .failure(let error) = read(into: extent, at: first.offset) { return [.failure(error)] }
@@ -171,10 +206,13 @@ final class WrittenHasher: @unchecked Sendable {
         return .success(())
     }
 
-    private func hash(_ span: (offset: UInt64, count: UInt64), _ buffer: UnsafeMutableRawBufferPointer) -> Result<EntryHash, PackError> {
+    private func hash(
+        _ span: (offset: UInt64, count: UInt64), _ buffer: UnsafeMutableRawBufferPointer, abandonOnClose: Bool
+    ) -> Result<EntryHash, PackError>? {
         var hasher = EntryHash.Hasher()
         var done: UInt64 = 0
         while done < span.count {
+            if abandonOnClose, isClosed { return nil }
             let part = UnsafeMutableRawBufferPointer(rebasing: buffer[..<Int(min(UInt64(buffer.count), span.count - done))])
             if case .failure(let error) = read(into: part, at: span.offset + done) { return .failure(error) }
             hasher.update(UnsafeRawBufferPointer(part))

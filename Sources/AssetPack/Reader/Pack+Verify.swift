@@ -181,8 +181,9 @@ private struct EntryCheck: Sendable {
     /// and take at most `most` bytes: the part of the file a block read covers.
     func region(below limit: UInt64, most: UInt64) -> Range<UInt64>? {
         let start = central.localHeaderOffset
-        guard stored, listedDataOffset != .max, listedDataOffset >= start + UInt64(ZipConstants.localHeaderSize),
-            listedDataOffset <= limit, central.compressedSize <= limit - listedDataOffset,
+        // Offsets come from the file: compared without sums that could overflow.
+        guard stored, listedDataOffset != .max, listedDataOffset >= start,
+            listedDataOffset - start >= UInt64(ZipConstants.localHeaderSize), listedDataOffset <= limit, central.compressedSize <= limit - listedDataOffset,
             listedDataOffset + central.compressedSize - start <= most
         else { return nil }
         return start..<listedDataOffset + central.compressedSize
@@ -320,10 +321,17 @@ extension Pack {
             PackError(code, detail, entry: String(decoding: check.name, as: UTF8.self), offset: offset)
         }
         let headerOffset = central.localHeaderOffset
-        var parsed: LocalHeader?
-        if let view { parsed = try LocalHeader.parse(view, at: headerOffset, limit: limit) }
         let local: LocalHeader
-        if let parsed { local = parsed } else { local = try LocalHeader.parse(in: source, headerOffset: headerOffset, limit: limit) }
+        do throws(PackError) {
+            var parsed: LocalHeader?
+            if let view { parsed = try LocalHeader.parse(view, at: headerOffset, limit: limit) }
+            if let parsed { local = parsed } else { local = try LocalHeader.parse(in: source, headerOffset: headerOffset, limit: limit) }
+        } catch {
+            // Which entry's header could not be read.
+            var named = error
+            if named.entry == nil { named.entry = String(decoding: check.name, as: UTF8.self) }
+            throw named
+        }
         guard local.name == central.name else {
             throw problem(
                 .headerMismatch, "local header names \"\(String(decoding: local.name, as: UTF8.self))\"", offset: headerOffset)

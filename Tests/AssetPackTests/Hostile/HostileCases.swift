@@ -360,6 +360,8 @@ extension HostileCase {
             entry: "a.txt", make: pack(bytes: { bytes in bytes[30] ^= 0x20 })),
         HostileCase(group: "pack", name: "pack local header with another CRC", stage: .verify, code: .headerMismatch,
             entry: "a.txt", make: pack(bytes: { bytes in bytes[14] ^= 1 })),
+        HostileCase(group: "pack", name: "pack local header offset near 2^64 (Zip64)", stage: .verify, code: .entryOutOfBounds,
+            entry: "a.txt", make: pack(editEntries: { $0[0].headerOffset = .max - 15 })),
         HostileCase(group: "pack", name: "directory count disagrees with the index", stage: .open, code: .indexMismatch,
             make: pack(editEntries: { $0.removeFirst() })),
     ]
