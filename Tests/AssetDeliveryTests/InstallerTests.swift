@@ -127,6 +127,18 @@ struct InstallerTests {
         #expect(report.bytesReused > 200_000)
     }
 
+    /// A published course and an installer whose first run the origin cut off after `bytes`,
+    /// leaving a partial file and its journal.
+    static func cutInstall(after bytes: UInt64) async throws -> (Course, FolderOrigin, PackInstaller) {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        origin.misbehave([.dropAfter(bytes)])
+        _ = try? await installer.makeAvailable(locales: ["en"])
+        return (course, origin, installer)
+    }
+
     @Test("a run cut off mid-download resumes: no verified byte is fetched twice, and the result is the published pack")
     func resume() async throws {
         var course = try Course()
@@ -155,12 +167,7 @@ struct InstallerTests {
 
     @Test("a journal line whose bytes were lost (power loss before a sync) starts the file over, and the result is right")
     func journalOutlivesData() async throws {
-        var course = try Course()
-        try course.publish()
-        let origin = FolderOrigin(folder: course.repository)
-        let installer = try course.installer(origin)
-        origin.misbehave([.dropAfter(300_000)])
-        _ = try? await installer.makeAvailable(locales: ["en"])
+        let (course, origin, installer) = try await Self.cutInstall(after: 300_000)
         // Zero the bytes of the first range the journal says is done, as if they never left the cache.
         let partials = course.scratch.url("installed/.partial")
         var zeroed = 0
@@ -182,12 +189,7 @@ struct InstallerTests {
 
     @Test("a damaged journal, a 200 to a range or a changed ETag start the file over; the result is still right")
     func restarts() async throws {
-        var course = try Course()
-        try course.publish()
-        let origin = FolderOrigin(folder: course.repository)
-        let installer = try course.installer(origin)
-        origin.misbehave([.dropAfter(200_000)])
-        _ = try? await installer.makeAvailable(locales: ["en"])
+        let (course, origin, installer) = try await Self.cutInstall(after: 200_000)
         for journal in try FileManager.default.contentsOfDirectory(atPath: course.scratch.url("installed/.partial")) where journal.hasSuffix(".journal") {
             try course.scratch.write("installed/.partial/" + journal, "garbage\u{0}\n")
         }
