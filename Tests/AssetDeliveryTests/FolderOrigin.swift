@@ -51,7 +51,8 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
     }
 
     func get(
-        _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64, receive: @escaping @Sendable (Data) throws -> Void
+        _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64, head: @escaping @Sendable (RemoteResponse) throws -> Void,
+        receive: @escaping @Sendable (Data) throws -> Void
     ) async throws -> RemoteResponse {
         let relative = String(url.absoluteString.dropFirst(base.absoluteString.count))
         let path = folder + "/" + relative
@@ -61,7 +62,9 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
             return (misbehaviours, etagSalt)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
+            let missing = RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
+            try head(missing)
+            return missing
         }
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
@@ -71,19 +74,19 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         var status = 200
         var first: UInt64 = 0
         let honours = !list.contains { if case .ignoreRanges = $0 { return true } else { return false } }
-        if range != nil, !honours || (ifRange != nil && ifRange != etag) {
-            // The whole file where a range was asked: as the transport contract says, the
-            // request ends with the response and no body.
-            return RemoteResponse(status: 200, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
-        }
-        if let range {
+        // The whole file where a range was asked (a server that ignores ranges, or an If-Range
+        // that no longer matches): a 200 with every byte, as a web server sends it.
+        if let range, honours, ifRange == nil || ifRange == etag {
             guard range.upperBound <= UInt64(data.count) else {
-                return RemoteResponse(status: 416, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+                let refused = RemoteResponse(status: 416, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+                try head(refused)
+                return refused
             }
             body = data.subdata(in: Int(range.lowerBound)..<Int(range.upperBound))
             status = 206
             first = range.lowerBound
         }
+        try head(RemoteResponse(status: status, etag: etag, totalLength: UInt64(data.count), firstByte: first, bodyBytes: 0))
         for case .flipBit(let suffix, let offset) in list where relative.hasSuffix(suffix) {
             if offset >= first, offset < first + UInt64(body.count) {
                 let index = body.startIndex + Int(offset - first)
