@@ -17,6 +17,14 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         case endless
         /// A new ETag for every response.
         case changingETag
+        /// Answer 404 for these files (relative paths): objects a cache does not have yet.
+        case hide(Set<String>)
+        /// Serve these bytes for these files (relative paths): old objects a cache still has.
+        case serve([String: [UInt8]])
+        /// Drop the connection on any request for a file whose name ends so.
+        case dropRequests(suffix: String)
+        /// Wait this long before each 64 KiB of a body (an origin that trickles).
+        case trickle(seconds: Double)
     }
 
     let base: URL
@@ -61,13 +69,26 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
             etagSalt += 1
             return (misbehaviours, etagSalt)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var hidden = false
+        var served: [UInt8]?
+        var trickle = 0.0
+        for item in list {
+            switch item {
+            case .hide(let paths) where paths.contains(relative): hidden = true
+            case .serve(let files): served = files[relative] ?? served
+            case .dropRequests(let suffix) where relative.hasSuffix(suffix):
+                throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString)
+            case .trickle(let seconds): trickle = seconds
+            default: break
+            }
+        }
+        guard !hidden, let data = served.map({ Data($0) }) ?? FileManager.default.contents(atPath: path) else {
             let missing = RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
             try head(missing)
             return missing
         }
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let attributes = served == nil ? try FileManager.default.attributesOfItem(atPath: path) : [:]
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? Double(data.count)
         var etag = "\"\(data.count)-\(Int(modified * 1000))\""
         if list.contains(where: { if case .changingETag = $0 { return true } else { return false } }) { etag = "\"\(salt)\"" }
         var body = data
@@ -113,6 +134,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
                 return false
             }
             if dropped { throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString) }
+            if trickle > 0 { try await Task.sleep(nanoseconds: UInt64(trickle * 1e9)) }
             delivered += UInt64(piece.count)
             if delivered > limit {
                 throw DeliveryError(.tooMuchData, "the origin sent more than the \(limit) bytes expected", file: url.absoluteString)

@@ -49,6 +49,8 @@ extension PackDownload {
                         guard wholeWelcome else { throw WholeFileServed() }
                         whole.set()
                         cursor.restart(at: 0, end: size)
+                    case 404, 403:
+                        throw NotServed(status: head.status)
                     default:
                         throw DeliveryError(.httpStatus, "HTTP \(head.status)", file: address, item: name)
                     }
@@ -78,7 +80,7 @@ extension PackDownload {
             // checked against the file's SHA-256 before anything is installed). Bytes that ran
             // past what was asked for were never written.
             counters.add(fetched: cursor.position - cursor.base, requests: 1)
-            if cursor.position > cursor.synced, !(error is Restart), (error as? DeliveryError)?.code != .tooMuchData {
+            if cursor.position > cursor.synced, !(error is Restart), !(error is NotServed), (error as? DeliveryError)?.code != .tooMuchData {
                 try? file.synchronize()
                 try? journal.record(cursor.synced..<cursor.position)
             }

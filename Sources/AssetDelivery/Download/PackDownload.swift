@@ -18,9 +18,9 @@ struct LocalEntry: Sendable {
 /// way) or fetched in coalesced ranges, at most 4 requests at once; local headers are made
 /// again from the central directory. An origin that answers a range with the whole file (a
 /// 200) is taken at its word: the whole file is streamed instead. Progress is journaled beside
-/// the partial file, so a killed run resumes without fetching a journaled byte again. The
-/// result must have the catalog's SHA-256 before it is renamed over `destination`; a reader
-/// of the old file keeps its bytes (the old file is never rewritten).
+/// the partial file, so a killed run resumes without fetching a journaled byte again. ``run()``
+/// ends with a file that has the catalog's SHA-256; ``commit()`` renames it over `destination`,
+/// and a reader of the old file keeps its bytes (the old file is never rewritten).
 ///
 /// Every size and offset from the origin is checked before it is used; memory holds the tail's
 /// records, never more than the catalog's tail.
@@ -53,6 +53,9 @@ struct PackDownload {
     struct Restart: Error { let reason: String }
     /// Thrown when the origin answered a range request with the whole file.
     struct WholeFileServed: Error {}
+    /// Thrown when the origin does not have the pack file (404 or 403): a cache that has not
+    /// got it yet. The update waits; it does not fail.
+    struct NotServed: Error { let status: Int }
 
     func run() async throws -> DownloadResult {
         let counters = Counters()
@@ -157,8 +160,8 @@ struct PackDownload {
 
     // MARK: - Verify and install
 
-    /// Syncs the file, holds it to the catalog's SHA-256 and renames it into place; when it
-    /// differs, names the first fetched entry whose bytes are not the published ones.
+    /// Syncs the file and holds it to the catalog's SHA-256; when it differs, names the first
+    /// fetched entry whose bytes are not the published ones.
     private func finish(
         _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], counters: Counters
     ) async throws {
@@ -169,15 +172,8 @@ struct PackDownload {
             throw DeliveryError.fileSystem(error, item: label)
         }
         let whole = try hash(file, 0..<entry.size)
-        guard whole != entry.sha256 else {
-            do {
-                try DurableFile.rename(partialPath, over: destination)
-            } catch {
-                throw DeliveryError.fileSystem(error, item: label)
-            }
-            journal.remove()
-            return
-        }
+        // Verified: it waits beside the folder, its journal complete, until ``commit()``.
+        guard whole != entry.sha256 else { return }
         // A journal line can outlive its data (power loss before a sync): start over, once.
         journal.remove()
         if resumed { throw Restart(reason: "the file resumed from the journal is not the published one") }
@@ -194,6 +190,17 @@ struct PackDownload {
         throw DeliveryError(
             .corruptDownload, "the file built has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", file: url.absoluteString,
             item: label)
+    }
+
+    /// Renames the verified file over `destination` (a reader of the old file keeps its bytes)
+    /// and forgets its journal.
+    func commit() throws {
+        do {
+            try DurableFile.rename(partialPath, over: destination)
+        } catch {
+            throw DeliveryError.fileSystem(error, item: label)
+        }
+        FileSystem.remove(journalPath)
     }
 
     /// The SHA-256 of `range` of the partial file, read back.

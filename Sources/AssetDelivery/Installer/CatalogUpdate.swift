@@ -14,6 +14,9 @@ struct UpdateTarget {
     /// Why the origin's newest publication was not used, when it was not (a cache that is
     /// behind): the update waits, it does not fail.
     var pending: String?
+    /// The catalog accepted before, still signed by the newest root's keys: what an update
+    /// falls back to when the new one cannot be installed yet.
+    var previous: VerifiedCatalog?
 }
 
 /// The trust side of an update: the saved state re-verified from the shipped root, then the
@@ -98,7 +101,7 @@ struct CatalogUpdate {
         } catch {
             throw DeliveryError.trust(error)
         }
-        return UpdateTarget(catalog: chosen, chain: chain, restoration: restoration, pending: target == nil ? pending : nil)
+        return UpdateTarget(catalog: chosen, chain: chain, restoration: restoration, pending: target == nil ? pending : nil, previous: accepted)
     }
 
     /// The saved state, or `nil` for a first run; a state file that cannot be read is reported

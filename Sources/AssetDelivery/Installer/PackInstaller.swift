@@ -165,56 +165,70 @@ public actor PackInstaller {
         let counters = Counters()
         let update = CatalogUpdate(
             repository: repository, transport: transport, verifier: verifier, statePath: folder + "/state.json", counters: counters)
-        let target = try await update.resolve(started: started)
-        let catalog = target.catalog.catalog
-        let wanted = try select(catalog, locales: locales, names: names)
-        // The state first: whatever is renamed below, a later run finishes this catalog and
-        // never goes back to an older one.
-        try update.save(target)
-        InstalledPacks.removeStalePartials(in: folder + "/.partial", keep: wanted)
-        var report = InstallReport(catalogVersion: catalog.version)
-        report.trustState = target.restoration
-        report.pending = target.pending
+        var target = try await update.resolve(started: started)
         var installed = InstalledPacks(folder: folder)
         defer { installed.save() }
-        for entry in wanted {
-            try checkCancelled()
-            let destination = try path(name: entry.name, locale: entry.locale)
-            let fileName = entry.installedFileName
-            let current = try installed.sha256(of: fileName)
-            if current == entry.sha256 {
-                report.unchanged.append(entry.label)
-                continue
+        var prepared: [(Catalog.Entry, PackDownload, DownloadResult, replacing: Bool)] = []
+        var unchanged: [Catalog.Entry] = []
+        var wanted = try select(target.catalog.catalog, locales: locales, names: names)
+        // 1. Every changed pack fetched and verified beside the folder; nothing renamed yet. A
+        // pack the origin does not serve yet (a cache that has the new catalog but not the new
+        // pack) means the update waits: the catalog accepted before stays installed.
+        while true {
+            InstalledPacks.removeStalePartials(in: folder + "/.partial", keep: wanted)
+            prepared = []
+            unchanged = []
+            var missing: Catalog.Entry?
+            for entry in wanted {
+                try checkCancelled()
+                let current = try installed.sha256(of: entry.installedFileName)
+                if current == entry.sha256 {
+                    unchanged.append(entry)
+                    continue
+                }
+                let download = try makeDownload(entry)
+                do {
+                    prepared.append((entry, download, try await run(download), current != nil))
+                } catch is PackDownload.NotServed {
+                    missing = entry
+                    break
+                }
             }
-            let url = repository.appendingPathComponent(entry.path)
-            let download = PackDownload(
-                entry: entry, url: url, destination: destination, workFolder: folder + "/.partial", transport: transport,
-                local: localEntries(), progress: { [continuation] done, total in
-                    continuation.yield(DeliveryEvent(phase: .fetching, pack: entry.label, bytesDone: done, bytesTotal: total, entriesFetched: 0, entriesReused: 0))
-                })
-            let result: DownloadResult
+            guard let missing else { break }
+            let reason = "the origin does not serve \(missing.path) (\(missing.label)) of catalog version \(target.catalog.catalog.version) yet"
+            guard let fallback = target.previous, fallback.catalog.version != target.catalog.catalog.version else {
+                throw DeliveryError(.notInCatalog, reason, file: repository.appendingPathComponent(missing.path).absoluteString, item: missing.label)
+            }
             do {
-                result = try await download.run()
-            } catch let error as DeliveryError {
-                throw error
-            } catch is CancellationError {
-                throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", item: entry.label)
+                try verifier.checkNotExpired(fallback, updateStarted: started)
             } catch {
-                throw DeliveryError(.network, "\(error)", file: url.absoluteString, item: entry.label)
+                throw DeliveryError.trust(error)
             }
-            installed.installed(fileName, sha256: entry.sha256)
+            target = UpdateTarget(catalog: fallback, chain: target.chain, restoration: target.restoration, pending: reason, previous: fallback)
+            wanted = try select(fallback.catalog, locales: locales, names: names)
+        }
+        // 2. The catalog is accepted (saved durably before the first rename: a run cut off
+        // from here on finishes this catalog, never goes back), then every pack swapped in.
+        try update.save(target)
+        var report = InstallReport(catalogVersion: target.catalog.catalog.version)
+        report.trustState = target.restoration
+        report.pending = target.pending
+        report.unchanged = unchanged.map(\.label)
+        for (entry, download, result, replacing) in prepared {
+            try download.commit()
+            installed.installed(entry.installedFileName, sha256: entry.sha256)
+            if replacing { report.updated.append(entry.label) } else { report.installed.append(entry.label) }
+            for store in stores { _ = try? store.remount(path: download.destination) }
+            continuation.yield(
+                DeliveryEvent(
+                    phase: .installed, pack: entry.label, bytesDone: result.bytesFetched, bytesTotal: result.bytesFetched,
+                    entriesFetched: result.entriesFetched, entriesReused: result.entriesReused))
             counters.set {
                 $0.bytesFetched += result.bytesFetched
                 $0.bytesReused += result.bytesReused
                 $0.requests += result.requests
                 $0.wholeFile = $0.wholeFile || result.wholeFile
             }
-            if current != nil { report.updated.append(entry.label) } else { report.installed.append(entry.label) }
-            for store in stores { _ = try? store.remount(path: destination) }
-            continuation.yield(
-                DeliveryEvent(
-                    phase: .installed, pack: entry.label, bytesDone: result.bytesFetched, bytesTotal: result.bytesFetched,
-                    entriesFetched: result.entriesFetched, entriesReused: result.entriesReused))
         }
         let totals = counters.value
         report.bytesFetched = totals.bytesFetched
@@ -224,6 +238,31 @@ public actor PackInstaller {
         report.seconds = Date().timeIntervalSince(started)
         continuation.yield(DeliveryEvent(phase: .finished, pack: nil, bytesDone: totals.bytesFetched, bytesTotal: totals.bytesFetched, entriesFetched: 0, entriesReused: 0))
         return report
+    }
+
+    /// The download of one pack of the catalog into the work folder.
+    private func makeDownload(_ entry: Catalog.Entry) throws -> PackDownload {
+        PackDownload(
+            entry: entry, url: repository.appendingPathComponent(entry.path), destination: try path(name: entry.name, locale: entry.locale),
+            workFolder: folder + "/.partial", transport: transport, local: localEntries(),
+            progress: { [continuation] done, total in
+                continuation.yield(DeliveryEvent(phase: .fetching, pack: entry.label, bytesDone: done, bytesTotal: total, entriesFetched: 0, entriesReused: 0))
+            })
+    }
+
+    /// Runs a download, its errors as ``DeliveryError`` (``PackDownload/NotServed`` passes).
+    private func run(_ download: PackDownload) async throws -> DownloadResult {
+        do {
+            return try await download.run()
+        } catch let error as DeliveryError {
+            throw error
+        } catch let error as PackDownload.NotServed {
+            throw error
+        } catch is CancellationError {
+            throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", item: download.label)
+        } catch {
+            throw DeliveryError(.network, "\(error)", file: download.url.absoluteString, item: download.label)
+        }
     }
 
     /// Runs `body` within the installer's ``deadline``, with errors as ``DeliveryError``.
