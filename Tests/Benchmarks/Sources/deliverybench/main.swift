@@ -1,7 +1,14 @@
-// deliverybench: packs delivered after install, from nginx on loopback, measured side by side
-// with curl in one run (release build): first installs per locale, a full install against curl,
-// a 1% update, kills at random moments, and a reader during 50 updates.
+// deliverybench: packs delivered after install, from nginx, measured side by side with curl in
+// one run (release build): first installs per locale, a full install against curl at 100 and
+// 20 Mbit/s, a 1% update, kills at random moments, a reader during 50 updates, and CPU time per
+// 100 MB on plain loopback.
+//
+// A phone never downloads at loopback speed: the link is made real in a network namespace of
+// the benchmark's own (`ip netns`), whose loopback gets `mtu 1500` and a `tbf` qdisc at the rate
+// each figure names; nginx, curl and the installer all run inside it. Where `ip netns` cannot be
+// used (not root, a Mac), the benchmark says so and measures on plain loopback.
 //   deliverybench [--data .build-bench]          (Scripts/bench-delivery)
+//   deliverybench --inside NAMESPACE [--data D]   (the same, already inside the namespace)
 //   deliverybench fetch-child URL DIR ROOT        (one install, for the kill loop)
 import AssetDelivery
 import AssetLibrary
@@ -142,22 +149,42 @@ struct DeliveryBench {
             }
             var data = ".build-bench"
             if let index = arguments.firstIndex(of: "--data"), index + 1 < arguments.count { data = arguments[index + 1] }
-            try await run(data: data)
+            if let index = arguments.firstIndex(of: "--inside"), index + 1 < arguments.count {
+                try await run(data: data, link: Link(namespace: arguments[index + 1]))
+                return
+            }
+            if let namespace = Link.makeNamespace() {
+                // Again, inside the namespace; it is removed whatever happens.
+                let child = Process()
+                child.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+                child.arguments = ["netns", "exec", namespace, CommandLine.arguments[0], "--inside", namespace, "--data", data]
+                try child.run()
+                child.waitUntilExit()
+                _ = try? shell("/usr/sbin/ip", ["netns", "del", namespace])
+                exit(child.terminationStatus)
+            }
+            log("deliverybench: ip netns cannot be used here (it needs Linux and root): measuring on plain loopback, no rate limit")
+            try await run(data: data, link: Link(namespace: nil))
         } catch {
             log("deliverybench: \(error)")
             exit(1)
         }
     }
 
-    static func run(data: String) async throws {
+    static func run(data: String, link: Link) async throws {
         let work = FileManager.default.currentDirectoryPath + "/" + data + "/delivery"
         try? FileManager.default.removeItem(atPath: work)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        try link.setUp()
         let signer = try Signer()
         var lines: [String] = []
         var figures: [String] = []
+        lines.append(link.namespace.map { "the link: a network namespace of its own (\($0)), loopback at mtu 1500 through a tbf qdisc at the rate each line names; nginx, curl and the installer inside it" }
+            ?? "the link: plain loopback (ip netns is not available here), no rate limit")
+        lines.append("")
 
-        // 1. The driving packs: a first install per locale (base + en + the locale) against all five.
+        // 1. The driving packs: a first install per locale (base + en + the locale) against all five, at 100 Mbit/s.
+        try link.limit(to: "100mbit")
         let repository = work + "/driving-repo"
         var driving: [String] = []
         for name in ["driving-base", "driving-en", "driving-ru", "driving-zh-Hans", "driving-pa"] {
@@ -172,7 +199,7 @@ struct DeliveryBench {
         let all = try driving.map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as? UInt64 ?? 0 }.reduce(0, +)
         let nginx = try Nginx(root: repository, work: work + "/nginx-driving")
         defer { nginx.stop() }
-        lines.append("| first install, driving packs | bytes fetched | time | all five packs |")
+        lines.append("| first install, driving packs (\(link.label("100mbit"))) | bytes fetched | time | all five packs |")
         lines.append("|---|---|---|---|")
         log("first installs from nginx on port \(nginx.port)")
         for locale in ["en", "ru", "zh-Hans", "pa"] {
@@ -184,7 +211,7 @@ struct DeliveryBench {
         }
         nginx.stop()
 
-        // 2. A tree3k-sized pack: a full install against curl, side by side.
+        // 2. A tree3k-sized pack: full installs against curl, side by side, at 100 and 20 Mbit/s.
         log("tree3k: full installs beside curl")
         let tree = data + "/tree3k-v1/files"
         guard FileManager.default.fileExists(atPath: tree) else { throw Failure(description: "\(tree) is missing: run Scripts/bench first (it generates the datasets)") }
@@ -192,27 +219,34 @@ struct DeliveryBench {
         let treeCopy = work + "/tree-src"
         _ = try shell("/bin/cp", ["-r", tree, treeCopy])
         try buildPack(treeCopy, to: work + "/tree-v1.pack", name: "tree3k")
-        _ = try Publisher.publish(packs: [work + "/tree-v1.pack"], to: treeRepo, keys: [signer.key], version: 1, expires: Date().addingTimeInterval(86_400))
-        let catalog1 = try Catalog(fileContents: Array(try Data(contentsOf: URL(fileURLWithPath: treeRepo + "/catalog.json"))))
+        let catalog1 = try Publisher.publish(packs: [work + "/tree-v1.pack"], to: treeRepo, keys: [signer.key], version: 1, expires: Date().addingTimeInterval(86_400))
         let packPath = catalog1.packs[0].path
         let size = catalog1.packs[0].size
         let treeServer = try Nginx(root: treeRepo, work: work + "/nginx-tree")
         defer { treeServer.stop() }
-        var ours: [Double] = []
-        var curl: [Double] = []
-        for round in 0..<5 {
-            let folder = work + "/full-\(round)"
-            let installer = try PackInstaller(folder: folder, repository: treeServer.url, root: signer.root)
-            ours.append(try await secondsAsync { try await installer.makeAvailable(locales: ["en"]) })
-            curl.append(try seconds { _ = try shell("/usr/bin/curl", ["-s", "-o", work + "/curl-\(round).pack", treeServer.url.absoluteString + packPath]) })
-        }
-        let oursFull = ours.sorted()[2]
-        let curlFull = curl.sorted()[2]
+        var fullInstall: [String: Double] = [:]
         lines.append("")
-        lines.append(String(format: "full install of tree3k (%.1f MB), median of 5: ours %.0f ms, curl %.0f ms (%.2f×)", Double(size) / 1e6, oursFull * 1000, curlFull * 1000, oursFull / curlFull))
-        figures.append(String(format: "- [%@] full install ≤ 1.3× curl: %.2f×", oursFull <= 1.3 * curlFull ? "reached" : "NOT reached", oursFull / curlFull))
+        lines.append(String(format: "| full install of tree3k (%.1f MB) | ours (packtool's installer) | curl | ours / curl |", Double(size) / 1e6))
+        lines.append("|---|---|---|---|")
+        for (rate, rounds) in [("100mbit", 3), ("20mbit", 3)] {
+            try link.limit(to: rate)
+            var ours: [Double] = []
+            var curl: [Double] = []
+            for round in 0..<rounds {
+                let folder = work + "/full-\(rate)-\(round)"
+                let installer = try PackInstaller(folder: folder, repository: treeServer.url, root: signer.root)
+                ours.append(try await secondsAsync { try await installer.makeAvailable(locales: ["en"]) })
+                curl.append(try seconds { _ = try shell("/usr/bin/curl", ["-s", "-o", work + "/curl-\(round).pack", treeServer.url.absoluteString + packPath]) })
+            }
+            let oursMedian = ours.sorted()[rounds / 2]
+            let curlMedian = curl.sorted()[rounds / 2]
+            fullInstall[rate] = oursMedian
+            lines.append(String(format: "| %@, median of %d | %.2f s | %.2f s | %.2f× |", link.label(rate), rounds, oursMedian, curlMedian, oursMedian / curlMedian))
+            figures.append(String(format: "- [%@] full install ≤ 1.1× curl at %@: %.2f×", oursMedian <= 1.1 * curlMedian ? "reached" : "NOT reached", link.label(rate), oursMedian / curlMedian))
+        }
 
-        // 3. An update with 1% of the entries changed (30 of 3,000 files).
+        // 3. An update with 1% of the entries changed (30 of 3,000 files), at 100 Mbit/s.
+        try link.limit(to: "100mbit")
         let files = (try FileManager.default.subpathsOfDirectory(atPath: treeCopy)).filter { !$0.hasSuffix("/") }.sorted()
         var changedBytes: UInt64 = 0
         var random = SplitMix64(seed: 2026)
@@ -227,30 +261,34 @@ struct DeliveryBench {
             changedCount += 1
         }
         try buildPack(treeCopy, to: work + "/tree-v2.pack", name: "tree3k")
-        _ = try Publisher.publish(packs: [work + "/tree-v2.pack"], to: treeRepo, keys: [signer.key], version: 2, expires: Date().addingTimeInterval(86_400))
-        // The new headers, index and central directory: from the index (the end record's comment
-        // says where it starts) to the end of the file.
-        let v2Bytes = try Data(contentsOf: URL(fileURLWithPath: work + "/tree-v2.pack"))
-        let comment = String(decoding: v2Bytes.suffix(120), as: UTF8.self)
-        guard let range = comment.range(of: "offset="), let indexOffset = UInt64(comment[range.upperBound...].prefix { $0.isNumber }) else {
-            throw Failure(description: "no index location in the end record")
-        }
-        let tailBytes = UInt64(v2Bytes.count) - indexOffset
-        let updater = try PackInstaller(folder: work + "/full-0", repository: treeServer.url, root: signer.root)
+        let catalog2 = try Publisher.publish(packs: [work + "/tree-v2.pack"], to: treeRepo, keys: [signer.key], version: 2, expires: Date().addingTimeInterval(86_400))
+        // The new headers, index and central directory: the tail the catalog names, to the end.
+        let tailBytes = catalog2.packs[0].size - catalog2.packs[0].tailOffset
+        let updater = try PackInstaller(folder: work + "/full-100mbit-0", repository: treeServer.url, root: signer.root)
         var updateReport: InstallReport?
         treeServer.resetLog()
         let updateTime = try await secondsAsync { updateReport = try await updater.makeAvailable(locales: ["en"]) }
         let fetched = updateReport?.bytesFetched ?? 0
+        let full100 = fullInstall["100mbit"] ?? 1
         // Changed entries' bytes (their local headers are made again, not fetched) + the tail + 64 KiB.
         let budget = changedBytes + tailBytes + 64 << 10
-        lines.append(String(format: "update with %d of %d files changed (%.2f MB of entries): fetched %.2f MB in %.0f ms (the full install: %.0f ms)", changedCount, files.count, Double(changedBytes) / 1e6, Double(fetched) / 1e6, updateTime * 1000, oursFull * 1000))
+        lines.append("")
+        lines.append(String(format: "update with %d of %d files changed (%.2f MB of entries), %@: fetched %.2f MB in %.0f ms (the full install: %.0f ms)", changedCount, files.count, Double(changedBytes) / 1e6, link.label("100mbit"), Double(fetched) / 1e6, updateTime * 1000, full100 * 1000))
         figures.append(String(format: "- [%@] 1%% update bytes ≤ changed entries + new headers, directory and index + 64 KiB: %.2f MB ≤ %.2f MB", fetched <= budget ? "reached" : "NOT reached", Double(fetched) / 1e6, Double(budget) / 1e6))
-        figures.append(String(format: "- [%@] 1%% update time ≤ 0.1× the full install: %.2f×", updateTime <= 0.1 * oursFull ? "reached" : "NOT reached", updateTime / oursFull))
+        figures.append(String(format: "- [%@] 1%% update time ≤ 0.1× the full install at %@: %.3f×", updateTime <= 0.1 * full100 ? "reached" : "NOT reached", link.label("100mbit"), updateTime / full100))
 
+        // The rest as before: no rate limit.
+        try link.limit(to: nil)
         log("kills")
         // 4. SIGKILL at 20 random moments of a full install, then a run that finishes.
         let killFolder = work + "/killed"
         try (signer.root.fileContents).write(toFile: work + "/root.json", atomically: true, encoding: .utf8)
+        var unlimited: [Double] = []
+        for round in 0..<3 {
+            let installer = try PackInstaller(folder: work + "/unlimited-\(round)", repository: treeServer.url, root: signer.root)
+            unlimited.append(try await secondsAsync { try await installer.makeAvailable(locales: ["en"]) })
+        }
+        let unlimitedFull = unlimited.sorted()[1]
         treeServer.resetLog()
         var kills = 0
         for _ in 0..<20 {
@@ -258,7 +296,7 @@ struct DeliveryBench {
             child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             child.arguments = ["fetch-child", treeServer.url.absoluteString, killFolder, work + "/root.json"]
             try child.run()
-            try await Task.sleep(nanoseconds: UInt64(Double(random.next() % 1000) / 1000 * oursFull * 1e9))
+            try await Task.sleep(nanoseconds: UInt64(Double(random.next() % 1000) / 1000 * unlimitedFull * 1e9))
             if child.isRunning {
                 kill(child.processIdentifier, SIGKILL)
                 kills += 1
@@ -275,7 +313,7 @@ struct DeliveryBench {
         figures.append(String(format: "- [%@] fetched ≤ 1.1× a clean install + 1 MiB per kill: %.2f MB ≤ %.2f MB", Double(killedTotal) <= limit && identical ? "reached" : "NOT reached", Double(killedTotal) / 1e6, limit / 1e6))
 
         log("a reader during 50 updates")
-        // 5. A reader doing random reads with CRC checks while 50 updates swap the pack under it.
+        // 5. A reader doing random reads with SHA-256 checks while 50 updates swap the pack under it.
         let readerFolder = work + "/reader"
         let readerInstaller = try PackInstaller(folder: readerFolder, repository: treeServer.url, root: signer.root)
         try await readerInstaller.makeAvailable(locales: ["en"])
@@ -290,7 +328,6 @@ struct DeliveryBench {
         var version = 3
         for round in 0..<50 {
             // Alternate two contents: each update changes 30 entries back and forth.
-            try buildPack(treeCopy, to: work + "/tree-r.pack", name: "tree3k")
             if round % 2 == 0 {
                 for (index, file) in files.enumerated() where index % 100 == 13 {
                     let path = treeCopy + "/" + file
@@ -298,8 +335,8 @@ struct DeliveryBench {
                     if !bytes.isEmpty { bytes[0] ^= 0x5A }
                     try? Data(bytes).write(to: URL(fileURLWithPath: path))
                 }
-                try buildPack(treeCopy, to: work + "/tree-r.pack", name: "tree3k")
             }
+            try buildPack(treeCopy, to: work + "/tree-r.pack", name: "tree3k")
             _ = try Publisher.publish(packs: [work + "/tree-r.pack"], to: treeRepo, keys: [signer.key], version: version, expires: Date().addingTimeInterval(86_400))
             version += 1
             try await readerInstaller.makeAvailable(locales: ["en"])
@@ -307,15 +344,81 @@ struct DeliveryBench {
         let during = reader.stop()
         lines.append(String(format: "a reader during 50 updates: %d reads, %d torn (bytes not the entry's SHA-256), median %.0f ns a read (idle %.0f ns)", during.reads, during.torn, during.median, idle.median))
         figures.append(String(format: "- [%@] 0 torn reads, latency during updates ≤ 1.5× idle: %d torn, %.2f×", during.torn == 0 && during.median <= 1.5 * idle.median ? "reached" : "NOT reached", during.torn, during.median / idle.median))
+
+        // 6. CPU time per 100 MB fetched, on plain loopback: the installer beside curl (recorded, no target).
+        log("CPU time per 100 MB")
+        var oursCPU: [Double] = []
+        var curlCPU: [Double] = []
+        for round in 0..<3 {
+            let installer = try PackInstaller(folder: work + "/cpu-\(round)", repository: treeServer.url, root: signer.root)
+            let before = cpuSeconds(RUSAGE_SELF)
+            try await installer.makeAvailable(locales: ["en"])
+            oursCPU.append(cpuSeconds(RUSAGE_SELF) - before)
+            let children = cpuSeconds(RUSAGE_CHILDREN)
+            _ = try shell("/usr/bin/curl", ["-s", "-o", work + "/curl-cpu.pack", treeServer.url.absoluteString + catalog2.packs[0].path])
+            curlCPU.append(cpuSeconds(RUSAGE_CHILDREN) - children)
+        }
+        let per100 = 100e6 / Double(catalog2.packs[0].size)
+        lines.append(String(format: "CPU time per 100 MB fetched on plain loopback, median of 3 (user + system): ours %.2f s, curl %.2f s (%.1f×)", oursCPU.sorted()[1] * per100, curlCPU.sorted()[1] * per100, oursCPU.sorted()[1] / max(curlCPU.sorted()[1], 1e-9)))
         treeServer.stop()
 
-        print("deliverybench: packs from nginx on 127.0.0.1, side by side with curl, release build")
+        print("deliverybench: packs from nginx, side by side with curl, release build")
         print(lines.joined(separator: "\n"))
         print("")
         print("Figures to reach:")
         print(figures.joined(separator: "\n"))
     }
+}
 
+/// CPU seconds (user + system) of this process or its waited-for children (`getrusage`).
+func cpuSeconds(_ who: Int32) -> Double {
+    var usage = rusage()
+    #if canImport(Glibc)
+        getrusage(__rusage_who_t(who), &usage)
+    #else
+        getrusage(who, &usage)
+    #endif
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// The link the benchmark measures over: a network namespace's loopback shaped with `tc tbf`,
+/// or plain loopback where no namespace can be made.
+struct Link {
+    let namespace: String?
+
+    /// Makes a namespace of the benchmark's own, or `nil` where `ip netns` cannot be used.
+    static func makeNamespace() -> String? {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip"), FileManager.default.isExecutableFile(atPath: "/usr/sbin/tc") else { return nil }
+        let name = "assetpacks-bench-\(getpid())"
+        guard (try? shell("/usr/sbin/ip", ["netns", "add", name]))?.0 == 0 else { return nil }
+        return name
+    }
+
+    /// Inside the namespace: loopback up, at an Ethernet MTU.
+    func setUp() throws {
+        guard namespace != nil else { return }
+        for arguments in [["link", "set", "lo", "up"], ["link", "set", "lo", "mtu", "1500"]] {
+            let (status, output) = try shell("/usr/sbin/ip", arguments)
+            guard status == 0 else { throw Failure(description: "ip \(arguments.joined(separator: " ")): \(output)") }
+        }
+    }
+
+    /// Shapes loopback to `rate` (a tc rate: 100mbit), or removes the shaping (`nil`).
+    func limit(to rate: String?) throws {
+        guard namespace != nil else { return }
+        if let rate {
+            let (status, output) = try shell("/usr/sbin/tc", ["qdisc", "replace", "dev", "lo", "root", "tbf", "rate", rate, "burst", "256kb", "latency", "50ms"])
+            guard status == 0 else { throw Failure(description: "tc: \(output)") }
+        } else {
+            _ = try shell("/usr/sbin/tc", ["qdisc", "del", "dev", "lo", "root"])
+        }
+    }
+
+    /// How a line names the link at `rate`.
+    func label(_ rate: String) -> String {
+        guard namespace != nil else { return "plain loopback" }
+        return rate.replacingOccurrences(of: "mbit", with: " Mbit/s")
+    }
 }
 
 /// Random reads through a store, each checked against the entry's SHA-256 in the pack's index
