@@ -121,7 +121,7 @@ private struct Stamp {
         // Up to date, nothing to write; temporary files of killed builds still go.
         let slash = path.lastIndex(of: "/")
         let base = String(path[(slash.map { path.index(after: $0) } ?? path.startIndex)...].dropFirst().dropLast(".stamp".count))
-        AtomicPublisher.removeStale(base: base, in: slash.map { String(path[..<$0]) } ?? ".")
+        ReplacementFile.removeStale(base: base, in: slash.map { String(path[..<$0]) } ?? ".")
         // (The destination is the very file the stamp describes: what it says of it holds.)
         return PackBuilder.Report(
             path: destination, metadata: recorded.metadata, fileSize: identity.size, contentBytes: contentBytes,

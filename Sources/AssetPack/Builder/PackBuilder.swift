@@ -243,7 +243,7 @@ public struct PackBuilder {
         let timestamp = try options.validated()
         let sorted = try Self.sortedCheckingCollisions(entries)
         let name = try Self.packName(options.name, destination: destination)
-        let publisher = try AtomicPublisher(destination: destination, workFolder: workFolder)
+        let publisher = try ReplacementFile(destination: destination, workFolder: workFolder)
         do throws(PackError) {
             let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)
             var report = try Self.layOut(sorted, name: name, options: options, timestamp: timestamp, into: output)

@@ -190,21 +190,21 @@ package enum FileSystem {
     /// Copies the regular file at `source` to a new file at `destination` (replacing one that is
     /// there), in 1 MiB pieces, and syncs it. Nothing is renamed: the caller publishes it.
     package static func copy(_ source: String, to destination: String) throws(PackError) {
-        let (input, _) = try ByteSource.open(path: source, backend: .read)
+        let (input, _) = try FileAccess.openRegularFile(source)
+        defer { _ = try? input.close() }
         let output = try WritableFile(path: destination, create: true, truncate: true)
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { scratch.deallocate() }
         var offset: UInt64 = 0
-        while offset < input.size {
-            let count = Int(min(UInt64(scratch.count), input.size - offset))
-            do throws(PackError) {
-                try output.write(try input.bytes(at: offset, count: count, scratch: scratch), at: offset)
-            } catch {
-                throw error.at(path: source)
+        while true {
+            switch FileAccess.read(input, into: scratch) {
+            case .failure(let error): throw PackError.system(error, "read failed", path: source)
+            case .success(0): try output.synchronize(); return
+            case .success(let count):
+                try output.write(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), at: offset)
+                offset += UInt64(count)
             }
-            offset += UInt64(count)
         }
-        try output.synchronize()
     }
 
     /// Removes the file at `path`, if there is one.

@@ -3,7 +3,7 @@ import SystemPackage
 /// Publishes a file crash-safely, as git publishes its packs: written under a temporary name in
 /// the destination's folder, checked, synced, renamed over the destination, and the folder
 /// synced. The destination is always either the complete old file or the complete new one.
-struct AtomicPublisher {
+struct ReplacementFile {
     let destination: String
     let folder: String
     let temporaryPath: String
