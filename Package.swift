@@ -134,10 +134,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),
+        // The study tool's words in en, ru, zh-Hans and pa: an Xcode String Catalog, copied as it is
+        // (Xcode would compile a processed one into .strings files, which Foundation on Linux does
+        // not read), and the reader that interprets it with CLDR's plural rules on every platform.
+        .target(
+            name: "StudyStrings", dependencies: ["AssetPack", "AssetLibrary", "ErrorReporting"],
+            resources: [.copy("Localizable.xcstrings")]),
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack", "ErrorReporting", "CommandLineSupport",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "StudyStrings", "AssetLibrary", "AssetPack", "ErrorReporting",
+                "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -149,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "StudyProgressTests",
             dependencies: [
-                "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
+                "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "StudyStrings", "AssetLibrary", "AssetPack", "study", "packtool",
+                "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),

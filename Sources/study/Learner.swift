@@ -5,6 +5,7 @@ import Foundation
 import StudyContent
 import StudyEngine
 import StudyProgress
+import StudyStrings
 
 extension StudyMaterial.Kind: ExpressibleByArgument {}
 
@@ -13,7 +14,7 @@ struct LearnerOptions: ParsableArguments {
     @Option(name: .customLong("packs"), parsing: .upToNextOption, help: ArgumentHelp("The packs to mount: base packs, then locale packs (their order is their priority).", valueName: "pack"))
     var packs: [String] = []
 
-    @Option(help: ArgumentHelp("The learner's language (BCP 47). Default: the development locale, en.", valueName: "tag"))
+    @Option(help: ArgumentHelp("The learner's language (BCP 47): the content's, through the packs' locale chain, and the tool's own words (en, ru, zh-Hans, pa; ru-RU falls back to ru, others to en). Default: the development locale, en.", valueName: "tag"))
     var locale: String?
 
     @Option(help: ArgumentHelp("The progress database. Default: $XDG_DATA_HOME/asset-packs/progress.sqlite (~/.local/share when unset).", valueName: "path"))
@@ -63,6 +64,10 @@ struct LearnerOptions: ParsableArguments {
         if let locale { try store.setLocale(locale) }
         return store
     }
+
+    /// The tool's words in the learner's language: `--locale` through the same fallback chain as
+    /// the packs (`ru-RU` → `ru` → `en`).
+    func text() throws(StringCatalogError) -> StudyText { try StudyText.bundled(locale: locale) }
 
     /// The deck or bank in the learner's language.
     func material(bothWays: Bool = false) throws -> StudyMaterial {

@@ -3,6 +3,7 @@ import Foundation
 import StudyContent
 import StudyEngine
 import StudyProgress
+import StudyStrings
 
 /// `study session`: today's session of a deck or bank in the terminal.
 struct SessionCommand: ParsableCommand {
@@ -18,7 +19,9 @@ struct SessionCommand: ParsableCommand {
             the bank's order. A question takes the number its choice is shown with; a wrong try shows \
             the explanation and lets you try once more. A card shows its front, then its back, and takes \
             a grade: 1 again, 2 hard, 3 good, 4 easy. Type u to take back the last answer, q to stop. \
-            When standard input is not a terminal, answers are read one per line.
+            When standard input is not a terminal, answers are read one per line. The session speaks \
+            the learner's language (--locale: en, ru, zh-Hans or pa, from the tool's String Catalog); \
+            the --json summary does not.
 
             Grades for the schedulers: a question is right on the first try, right after a wrong try, \
             or wrong (see Answer.multipleChoice: FSRS Good/Hard/Again, SM-2 5/3/2, right/right/wrong \
@@ -59,6 +62,7 @@ struct SessionCommand: ParsableCommand {
 
     func run() throws {
         let material = try learner.material(bothWays: bothWays)
+        let text = try learner.text()
         // A bad item id is refused before the database is opened (or created).
         if let item, material.position(of: ItemKey(source: material.source, item: item)) == nil {
             throw ProgressError(.unknownItem, item: "\(material.source)/\(item)", "no item with this id in \(material.source)")
@@ -76,21 +80,28 @@ struct SessionCommand: ParsableCommand {
         let quiet = json
         let out: (String) -> Void = { line in if !quiet { say(line) } }
         let plan = session.plan
-        out("\(material.title) · \(learner.locale ?? "en") · today: \(plan.reviewPositions.count) to review, \(plan.newPositions.count) new"
-            + (plan.reviewsOverCap > 0 ? " (\(plan.reviewsOverCap) more due over the cap)" : "")
-            + (plan.buriedSiblings > 0 ? " · \(plan.buriedSiblings) siblings wait for tomorrow" : ""))
+        out("\(material.title) · \(learner.locale ?? "en") · " + text("session.today", plan.reviewPositions.count, plan.newPositions.count)
+            + (plan.reviewsOverCap > 0 ? text("session.overCap", plan.reviewsOverCap) : "")
+            + (plan.buriedSiblings > 0 ? text("session.siblingsWait", plan.buriedSiblings) : ""))
         let started = clock
         var firstTry = 0
         var stopped = false
         var introShown = Set<String>()
+        // A deck's lessons are the library's runs of cards, titled "Lesson N" in English: their
+        // numbers, for a title in the learner's words.
+        var deckLessons: [String: Int] = [:]
+        if material.kind == .deck {
+            for item in material.items where deckLessons[item.lesson.id] == nil { deckLessons[item.lesson.id] = deckLessons.count + 1 }
+        }
         while let item = session.next, !stopped {
             let done = session.answered.count
             let total = done + session.pending.count
             out("")
-            out(Self.bar(done: done, total: total) + " \(done + 1)/\(total)" + (try store.item(item.key) == nil ? " · new" : " · review"))
-            if item.opensLesson, !introShown.contains(item.lesson.id), try store.item(item.key) == nil {
+            let seen = try store.item(item.key) != nil
+            out(Self.bar(done: done, total: total) + " \(done + 1)/\(total) · " + text(seen ? "session.item.review" : "session.item.new"))
+            if item.opensLesson, !introShown.contains(item.lesson.id), !seen {
                 introShown.insert(item.lesson.id)
-                out("── \(item.lesson.title)")
+                out("── " + (deckLessons[item.lesson.id].map { text("session.deckLesson", $0) } ?? item.lesson.title))
                 for line in wrapped(item.lesson.intro, indent: "   ") { out(line) }
                 out("")
             }
@@ -104,7 +115,7 @@ struct SessionCommand: ParsableCommand {
                 let order = noShuffle
                     ? ChoiceOrder(unshuffled: question.choices.count)
                     : ChoiceOrder(count: question.choices.count, learnerSeed: store.learnerSeed, bank: material.id, question: question.id)
-                guard let result = try ask(question, shown: order, key: item.key, interactive: interactive, out: out, session: session) else {
+                guard let result = try ask(question, shown: order, key: item.key, interactive: interactive, text: text, out: out, session: session) else {
                     stopped = true
                     continue
                 }
@@ -113,7 +124,7 @@ struct SessionCommand: ParsableCommand {
                 if mc == .rightFirstTry { firstTry += 1 }
                 answer = .multipleChoice(mc)
             case .card(let card, let reverse):
-                guard let result = try grade(card, reverse: reverse, key: item.key, interactive: interactive, out: out, session: session) else {
+                guard let result = try grade(card, reverse: reverse, key: item.key, interactive: interactive, text: text, out: out, session: session) else {
                     stopped = true
                     continue
                 }
@@ -130,7 +141,7 @@ struct SessionCommand: ParsableCommand {
             } else {
                 continue
             }
-            out("   " + Self.describeNext(record, zone: learner.zone, calendar: calendar))
+            out("   " + Self.describeNext(record, zone: learner.zone, calendar: calendar, text: text))
         }
         let tomorrow = try store.dueCounts(source: material.source, from: calendar.adding(days: 1, to: clock), days: 1, calendar: calendar).first ?? 0
         let reviews = session.answered.filter { $0.before != nil }.count
@@ -145,9 +156,9 @@ struct SessionCommand: ParsableCommand {
             say(String(decoding: try encoder.encode(summary), as: UTF8.self))
         } else {
             say("")
-            say("Done: \(summary.answered) answered (\(summary.reviews) reviews, \(summary.new) new), \(summary.rightFirstTry) right first time"
-                + (summary.left > 0 ? ", \(summary.left) left for later" : "") + "; \(summary.dueTomorrow) due tomorrow."
-                + (summary.level.map { " Level: \($0)." } ?? ""))
+            say(text("done.summary", summary.answered, summary.reviews, summary.new, summary.rightFirstTry)
+                + (summary.left > 0 ? text("done.left", summary.left) : "") + text("done.tomorrow", summary.dueTomorrow)
+                + (summary.level.map { text("done.level", LearnerLevel.named($0).map(text.name(of:)) ?? $0) } ?? ""))
         }
     }
 
@@ -168,6 +179,8 @@ struct SessionCommand: ParsableCommand {
         case answered(MultipleChoiceResult)
         case graded(Int)
         case undo
+        /// Nothing happened (undo with nothing to take back): ask the same again.
+        case retry
     }
 
     /// Reads one line: `nil` at the end of input.
@@ -179,29 +192,47 @@ struct SessionCommand: ParsableCommand {
         return text
     }
 
-    /// Handles `u` and `q`; returns nil for anything else.
-    private func control(_ text: String, session: StudySession, out: (String) -> Void) throws -> Step?? {
-        switch text.lowercased() {
-        case "q": return .some(nil)
-        case "u":
-            let item = try session.undo()
-            out("   ↶ took back the answer to \(item.key.item)")
-            return .some(.undo)
+    /// The keys that take back the last answer and stop, in every language (what the learner
+    /// types, not words: the catalog's messages take them as arguments).
+    static let undoKey = "u"
+    static let stopKey = "q"
+
+    /// Handles the undo and stop keys; returns nil for anything else. Undo with nothing to take
+    /// back says so and asks again at a terminal; from a file it is an error.
+    private func control(_ answer: String, interactive: Bool, text: StudyText, session: StudySession, out: (String) -> Void) throws -> Step?? {
+        switch answer.lowercased() {
+        case Self.stopKey: return .some(nil)
+        case Self.undoKey:
+            let undone = Result { () throws(ProgressError) in try session.undo() }
+            switch undone {
+            case .success(let item):
+                out("   " + text("session.undone", item.key.item))
+                return .some(.undo)
+            case .failure(var error):
+                guard error.code == .nothingToUndo else { throw error }
+                error.detail = text("session.nothingToUndo")
+                guard interactive else { throw error }
+                out("   " + error.detail)
+                return .some(.retry)
+            }
         default: return nil
         }
     }
 
-    private func invalid(_ text: String, _ expected: String, key: ItemKey, interactive: Bool, out: (String) -> Void) throws {
-        let error = ProgressError(.invalidAnswer, item: key.description, "\(expected), u to take back the last answer or q to stop; got '\(text)'")
-        guard interactive else { throw error }
-        out("   \(expected), u or q")
+    /// An answer the session cannot take: at a terminal, what it takes (and the learner answers
+    /// again); from a file, an error.
+    private func invalid(_ answer: String, _ expected: String, key: ItemKey, interactive: Bool, text: StudyText, out: (String) -> Void) throws {
+        guard interactive else { throw ProgressError(.invalidAnswer, item: key.description, text("invalid.got", expected, answer)) }
+        out("   " + expected)
     }
 
     /// Asks `question` with its choices in the `shown` order. The learner answers by the number
     /// shown; the answer is graded, and the key named, by the original choice.
-    private func ask(_ question: Question, shown order: ChoiceOrder, key: ItemKey, interactive: Bool, out: (String) -> Void, session: StudySession) throws -> Step? {
+    private func ask(
+        _ question: Question, shown order: ChoiceOrder, key: ItemKey, interactive: Bool, text: StudyText, out: (String) -> Void, session: StudySession
+    ) throws -> Step? {
         for line in wrapped(question.prompt) { out(line) }
-        if let picture = question.picture { out("   [picture: \(picture)]") }
+        if let picture = question.picture { out("   " + text("session.picture", picture)) }
         for (position, choice) in order.arrange(question.choices).enumerated() {
             for (n, line) in wrapped(choice.text, indent: "     ").enumerated() {
                 out(n == 0 ? "  \(position + 1)." + line.dropFirst(4) : line)
@@ -209,44 +240,57 @@ struct SessionCommand: ParsableCommand {
         }
         var wrongTries = 0
         while true {
-            guard let text = readAnswer(interactive: interactive, prompt: "> ", out: out) else { return nil }
-            if let control = try control(text, session: session, out: out) { return control }
-            guard let number = Int(text), (1...question.choices.count).contains(number),
+            guard let answer = readAnswer(interactive: interactive, prompt: "> ", out: out) else { return nil }
+            if let control = try control(answer, interactive: interactive, text: text, session: session, out: out) {
+                if case .retry = control { continue }
+                return control
+            }
+            guard let number = Int(answer), (1...question.choices.count).contains(number),
                 let chosen = order.originalIndex(atShownPosition: number - 1)
             else {
-                try invalid(text, "choose 1 to \(question.choices.count)", key: key, interactive: interactive, out: out)
+                let expected = text("invalid.choice", question.choices.count, Self.undoKey, Self.stopKey)
+                try invalid(answer, expected, key: key, interactive: interactive, text: text, out: out)
                 continue
             }
             if question.choices[chosen].correct {
-                out(wrongTries == 0 ? "   ✓ Right." : "   ✓ Right, on the second try.")
+                out("   " + text(wrongTries == 0 ? "feedback.right" : "feedback.rightSecondTry"))
                 return .answered(wrongTries == 0 ? .rightFirstTry : .rightAfterWrongTry)
             }
             wrongTries += 1
             if wrongTries == 1 {
-                out("   ✗ Not quite. " + question.explanation)
-                out("   Try once more.")
+                out("   " + text("feedback.notQuite", question.explanation))
+                out("   " + text("feedback.tryAgain"))
                 continue
             }
             let right = question.correctIndex.map { "\((order.shownPosition(ofOriginalIndex: $0) ?? $0) + 1). \(question.choices[$0].text)" } ?? ""
-            out("   ✗ The answer is \(right)")
+            out("   " + text("feedback.answerIs", right))
             return .answered(.wrong)
         }
     }
 
-    private func grade(_ card: Card, reverse: Bool, key: ItemKey, interactive: Bool, out: (String) -> Void, session: StudySession) throws -> Step? {
+    private func grade(
+        _ card: Card, reverse: Bool, key: ItemKey, interactive: Bool, text: StudyText, out: (String) -> Void, session: StudySession
+    ) throws -> Step? {
         let front = reverse ? card.back : card.front
         let back = reverse ? card.front : card.back
         out("   \(front)")
         if interactive {
-            guard let text = readAnswer(interactive: true, prompt: "   (Enter shows the answer) ", out: out) else { return nil }
-            if let control = try control(text, session: session, out: out) { return control }
+            while true {
+                guard let answer = readAnswer(interactive: true, prompt: "   " + text("card.reveal") + " ", out: out) else { return nil }
+                guard let control = try control(answer, interactive: true, text: text, session: session, out: out) else { break }
+                if case .retry = control { continue }
+                return control
+            }
         }
         out("   → \(back)" + (card.romaji.map { " (\($0))" } ?? ""))
         while true {
-            guard let text = readAnswer(interactive: interactive, prompt: "   1 again · 2 hard · 3 good · 4 easy > ", out: out) else { return nil }
-            if let control = try control(text, session: session, out: out) { return control }
-            guard let grade = Int(text), (1...4).contains(grade) else {
-                try invalid(text, "grade 1 to 4", key: key, interactive: interactive, out: out)
+            guard let answer = readAnswer(interactive: interactive, prompt: "   " + text("card.grades") + " > ", out: out) else { return nil }
+            if let control = try control(answer, interactive: interactive, text: text, session: session, out: out) {
+                if case .retry = control { continue }
+                return control
+            }
+            guard let grade = Int(answer), (1...4).contains(grade) else {
+                try invalid(answer, text("invalid.grade", 4, Self.undoKey, Self.stopKey), key: key, interactive: interactive, text: text, out: out)
                 continue
             }
             return .graded(grade)
@@ -258,16 +302,18 @@ struct SessionCommand: ParsableCommand {
         return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "]"
     }
 
-    static func describeNext(_ record: ReviewRecord, zone: TimeZone, calendar: LearnerCalendar) -> String {
+    /// When the item comes back, in the learner's words: in minutes under an hour, hours under
+    /// a day, then calendar days; a Leitner session day; never.
+    static func describeNext(_ record: ReviewRecord, zone: TimeZone, calendar: LearnerCalendar, text: StudyText) -> String {
         switch record.after.due {
         case .date(let due):
             let seconds = due.timeIntervalSince(record.at)
-            let wait = seconds < 3600 ? "\(Int((seconds / 60).rounded())) min"
-                : seconds < 86_400 ? "\(Int((seconds / 3600).rounded())) h"
-                : "\(calendar.days(from: record.at, to: due)) d"
-            return "next: in \(wait) (\(due.formatted(in: zone)))"
-        case .sessionDay(let day): return "next: session day \(day)"
-        case .never: return "next: never (retired)"
+            let wait = seconds < 3600 ? text("time.minutes", Int((seconds / 60).rounded()))
+                : seconds < 86_400 ? text("time.hours", Int((seconds / 3600).rounded()))
+                : text("time.days", calendar.days(from: record.at, to: due))
+            return text("next.due", wait, due.formatted(in: zone))
+        case .sessionDay(let day): return text("next.sessionDay", day)
+        case .never: return text("next.never")
         }
     }
 }

@@ -1,14 +1,17 @@
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import StudyEngine
 import StudyResearch
 import StudyProgress
+import StudyStrings
 
 /// `study stats`: the due forecast, retention, streak and level; the Leitner calendar.
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show a deck's or bank's due forecast, retention, streak and level, and the Leitner calendar.")
+        abstract: "Show a deck's or bank's due forecast, retention, streak and level, and the Leitner calendar.",
+        discussion: "In the learner's language (--locale: en, ru, zh-Hans or pa); --json does not translate.")
 
     @OptionGroup var learner: LearnerOptions
 
@@ -24,6 +27,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let material = try learner.material()
+        let text = try learner.text()
         let store = try ProgressStore(path: try learner.databasePath())
         let now = try learner.startTime()
         let calendar = learner.calendar
@@ -42,27 +46,55 @@ struct StatsCommand: ParsableCommand {
             say(String(decoding: try encoder.encode(Output(figures: figures, retention: figures.retention, leitner: grid?.lines)), as: UTF8.self))
             return
         }
-        say("\(material.title) (\(material.source)) · \(figures.seen) of \(figures.total) seen · level: \(figures.level)")
-        let retention = figures.retention.map { String(format: "%.0f%% of %d reviews", $0 * 100, figures.reviews30Days) } ?? "no reviews yet"
-        say("retention, last 30 days: \(retention) · streak: \(figures.streak) day\(figures.streak == 1 ? "" : "s")")
-        say("levels: " + LearnerLevel.allCases.map { "\($0) \(figures.levels[$0.description] ?? 0)" }.joined(separator: " · "))
+        let level = LearnerLevel.named(figures.level).map(text.name(of:)) ?? figures.level
+        say(text("stats.header", material.title, material.source, figures.seen, figures.total, level))
+        // Rounded as printf's %.0f rounds (half to even), as this line always has.
+        let retention = figures.retention.map { text("stats.retention", Int(($0 * 100).rounded(.toNearestOrEven)), figures.reviews30Days) }
+        say((retention ?? text("stats.retention.none")) + text("stats.streak", figures.streak))
+        say(text("stats.levels", LearnerLevel.allCases.map { "\(text.name(of: $0)) \(figures.levels[$0.description] ?? 0)" }.joined(separator: " · ")))
         say("")
-        say("due in the next \(days) days")
+        say(text("stats.forecast", days))
         let peak = max(figures.forecast.max() ?? 0, 1)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = learner.zone
-        formatter.dateFormat = "MM-dd EEE"
+        let dates = figures.forecast.indices.map { Self.dayLabel(calendar.adding(days: $0, to: now), zone: learner.zone, language: text.language) }
+        let width = dates.map(displayWidth).max() ?? 0
         for (offset, count) in figures.forecast.enumerated() {
-            let day = calendar.adding(days: offset, to: now)
             let bar = String(repeating: "█", count: (count * 40 + peak - 1) / peak)
-            say("  \(formatter.string(from: day)) │\(bar) \(count)")
+            say("  \(paddedToWidth(dates[offset], width)) │\(bar) \(count)")
         }
         if let grid {
             say("")
-            say("Leitner calendar (■: the level comes up that session day)")
-            for line in grid.lines { say("  " + line) }
+            say(text("stats.leitner"))
+            for line in Self.lines(of: grid, text: text) { say("  " + line) }
         }
+    }
+}
+
+extension StatsCommand {
+    /// `11-22 Sun`: the month and day, and the weekday in `language` (`11-22 Вс`, `11-22 周日`,
+    /// `11-22 ਐਤ`); English as it has always been printed (`en_US_POSIX`).
+    static func dayLabel(_ day: Date, zone: TimeZone, language: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: language == "en" ? "en_US_POSIX" : language)
+        formatter.timeZone = zone
+        formatter.dateFormat = "MM-dd EEE"
+        return formatter.string(from: day)
+    }
+
+    /// The Leitner grid in the learner's words: a header of session days, a row per level
+    /// (`level 1 (count) ■ · ■ …`), then the retired items; the labels padded to one column.
+    static func lines(of grid: LeitnerGrid, text: StudyText) -> [String] {
+        let days = grid.firstDay..<(grid.firstDay + grid.days)
+        let header = text("leitner.sessionDay")
+        let levels = (1...LeitnerScheduler.levels).map { text("leitner.level", $0) }
+        // English: `session day   ` and `level 1     1 `, 14 columns each.
+        let column = max(displayWidth(header) + 3, (levels.map(displayWidth).max() ?? 0) + 7)
+        var lines = [paddedToWidth(header, column) + days.map { String(format: "%3d", $0) }.joined()]
+        for (index, label) in levels.enumerated() {
+            let cells = days.map { LeitnerScheduler.reviews(level: index + 1, onSessionDay: $0) ? "  ■" : "  ·" }
+            lines.append(paddedToWidth(label, column - 6) + rightAligned(String(grid.counts[index]), width: 5) + " " + cells.joined())
+        }
+        lines.append(text("leitner.retired", grid.retired))
+        return lines
     }
 }
 

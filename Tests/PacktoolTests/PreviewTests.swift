@@ -6,14 +6,22 @@ import Testing
 /// in a real browser (headless Chromium).
 @Suite("packtool preview: every question with its picture, in every locale, as static pages")
 struct PreviewTests {
-    /// A base pack with two pictures and an English and a Russian bank whose questions show them
-    /// (two questions share one picture); `broken` makes one question name a picture no pack has.
-    static func packs(in scratch: Scratch, broken: Bool = false) throws -> [String] {
+    /// A prompt in each language of the driving banks, in its own script and punctuation
+    /// (Gurmukhi with its vowel signs, nukta, addak and danda; Han with full-width marks).
+    static let prompts = [
+        ("en", "Which <b>sign</b> & why?"), ("ru", "Какой знак и почему?"), ("zh-Hans", "在卑诗省，哪个标志表示“让行”？为什么？"),
+        ("pa", "ਕਿਹੜਾ ਨਿਸ਼ਾਨ “ਰਸਤਾ ਦਿਓ” ਦੱਸਦਾ ਹੈ, ਅਤੇ ਕਿਉਂ? ਸੜਕ ਉੱਤੇ ਰੁਕੋ।"),
+    ]
+
+    /// A base pack with two pictures and a bank per language of `prompts` (English and Russian
+    /// unless told) whose questions show them (two questions share one picture); `broken` makes
+    /// one question name a picture no pack has.
+    static func packs(in scratch: Scratch, broken: Bool = false, prompts: [(String, String)] = Array(prompts.prefix(2))) throws -> [String] {
         try writePNG(scratch.url("base-src/Images/a@2x.png"), width: 64, height: 32, color: (200, 30, 40))
         try writePNG(scratch.url("base-src/Images/b@2x.png"), width: 20, height: 20, color: (20, 90, 200))
         let built = try Packtool.run("build", scratch.url("base-src"), "-o", scratch.url("base.pack"), "--name", "base")
         try #require(built.status == 0, "\(built.stderr)")
-        for (language, prompt) in [("en", "Which <b>sign</b> & why?"), ("ru", "Какой знак и почему?")] {
+        for (language, prompt) in prompts {
             let third = broken && language == "en" ? "Images/missing.png" : "Images/b.png"
             let questions = [("q1", "Images/a.png"), ("q2", "Images/a.png"), ("q3", third)].map { id, picture in
                 #"{"id": "\#(id)", "prompt": "\#(prompt) \#(id)", "picture": "\#(picture)", "explanation": "Because \#(id).", "source": "MVA s. 1", "choices": [{"text": "right \#(id)", "correct": true}, {"text": "wrong \#(id)", "correct": false}]}"#
@@ -26,7 +34,7 @@ struct PreviewTests {
                     "Banks/b/c.json": #"{"id": "c", "title": "Cat \#(language)", "lessons": [{"id": "l", "title": "L", "intro": "I.", "questions": [\#(questions.joined(separator: ", "))]}]}"#,
                 ])
         }
-        return [scratch.url("base.pack"), scratch.url("en.pack"), scratch.url("ru.pack")]
+        return [scratch.url("base.pack")] + prompts.map { scratch.url($0.0 + ".pack") }
     }
 
     /// Writes a real PNG of one colour (Python's zlib makes the data; the browser must decode it).
@@ -148,6 +156,52 @@ struct PreviewBrowserTests {
         let colours = try run("python3", ["-c", script, shot])
         #expect(colours.status == 0, "\(colours.stderr)")
         #expect((Int(colours.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20, "distinct bytes: \(colours.output)")
+    }
+
+    /// The columns of `dom` (a page as Chromium dumps it) by language, each with its
+    /// `data-glyphs` and `data-missing`, and the page's own.
+    static func glyphs(_ dom: String) -> [(scope: String, glyphs: String?, missing: String?)] {
+        let tag = /<(html|div class="column") lang="([^"]+)"([^>]*)>/
+        return dom.matches(of: tag).map { match in
+            let attributes = String(match.output.3)
+            func value(_ name: String) -> String? {
+                guard let start = attributes.range(of: " \(name)=\"") else { return nil }
+                return String(attributes[start.upperBound...].prefix { $0 != "\"" })
+            }
+            return (match.output.1 == "html" ? "page" : String(match.output.2), value("data-glyphs"), value("data-missing"))
+        }
+    }
+
+    @Test("every language's text is drawn with real glyphs, not a missing font's empty boxes: Gurmukhi and Chinese need Noto (Scripts/setup)")
+    func everyLanguageHasGlyphs() throws {
+        let scratch = try Scratch()
+        let packs = try PreviewTests.packs(in: scratch, prompts: PreviewTests.prompts)
+        let output = scratch.url("site")
+        #expect(try Packtool.run(["preview"] + packs + ["-o", output]).status == 0)
+        let dom = try Self.chromium(["--dump-dom"], page: output + "/bank-b-c.html")
+        #expect(dom.status == 0, "\(dom.stderr)")
+        let scopes = Self.glyphs(dom.output)
+        // The page itself, then a column per language for each of the three questions.
+        #expect(scopes.map(\.scope) == ["page"] + Array(repeating: PreviewTests.prompts.map(\.0), count: 3).flatMap { $0 }, "\(dom.output)")
+        for scope in scopes {
+            #expect(scope.glyphs == "ok", "\(scope.scope): no font for \(scope.missing ?? "?")")
+        }
+    }
+
+    @Test("a character no font has is marked on the page with its code point (the check can fail)")
+    func missingGlyphIsMarked() throws {
+        let scratch = try Scratch()
+        // U+10FFFD: a private-use character of plane 16, which no font on the machine maps.
+        let fonts = try run("fc-list", [":charset=10fffd"])
+        try #require(fonts.status == 0 && fonts.output.isEmpty, "a font maps U+10FFFD: \(fonts.output)")
+        let packs = try PreviewTests.packs(in: scratch, prompts: [("en", "Which sign? \u{10FFFD}"), ("ru", "Какой знак?")])
+        let output = scratch.url("site")
+        #expect(try Packtool.run(["preview"] + packs + ["-o", output]).status == 0)
+        let dom = try Self.chromium(["--dump-dom"], page: output + "/bank-b-c.html")
+        let scopes = Self.glyphs(dom.output)
+        #expect(scopes.filter { $0.scope == "en" }.map(\.missing) == Array(repeating: "U+10FFFD \u{10FFFD}", count: 3), "\(dom.output)")
+        #expect(scopes.filter { $0.scope != "en" }.allSatisfy { $0.glyphs == "ok" }, "\(scopes)")
+        #expect(dom.output.contains("<p class=\"error\">No font for 1 character(s) of this text: U+10FFFD \u{10FFFD}</p>"))
     }
 
     @Test("a broken picture reference is shown as an error on the page the browser renders")

@@ -14,7 +14,9 @@ extension PackTool {
                 picture at @2x, the choices with the key marked, the explanation and the source, \
                 side by side in every locale) and a page per deck (each card with its picture). \
                 Pictures are copied out of the packs once each, named by their SHA-256. The pages \
-                need no server and no script library: open index.html from the file system.
+                need no server and no script library: open index.html from the file system. \
+                A picture the browser cannot load is outlined in red, and so is text the browser \
+                has no font for (it would show as empty boxes), with the characters named.
                 A picture that is in no mounted pack is shown as an error on its page, and the \
                 command then exits with status 1 after writing the whole preview.
                 """)
@@ -230,16 +232,62 @@ private final class PreviewSite {
             .column { flex: 1 1 18em; border: 1px solid #ccc; padding: 0 .8em; }
             .key { background: #dfd; } .error { color: #b00; font-weight: bold; }
             img { max-width: 100%; border: 1px solid #eee; } img[data-loaded="no"] { outline: 3px solid #b00; }
+            .column[data-glyphs="missing"] { outline: 3px dashed #b00; }
             section { border-bottom: 1px solid #ddd; padding-bottom: 1em; }
             </style></head><body>
             \(body.joined(separator: "\n"))
-            <script>addEventListener("load", () => { for (const image of document.images) { image.dataset.loaded = image.complete && image.naturalWidth > 0 ? "yes" : "no" } })</script>
+            <script>\(Self.pageScript)</script>
             </body></html>
 
             """
         try Data(html.utf8).write(to: URL(fileURLWithPath: output + "/" + name), options: .atomic)
         pageCount += 1
     }
+}
+
+extension PreviewSite {
+    /// What every page does once loaded, marking what a reviewer would not see:
+    /// - each picture: `data-loaded="yes"`, or `"no"` when the browser could not decode it;
+    /// - each element with a `lang` (a locale's column, and the page itself for the text outside
+    ///   the columns): `data-glyphs="ok"`, or `"missing"` with `data-missing` naming the
+    ///   characters no font of the browser's machine has, and the list shown on the page. A
+    ///   character is missing when, drawn on a canvas in its element's font, it has the very
+    ///   pixels of U+0378 (unassigned, in no font): the empty box of a font's `.notdef` glyph.
+    static let pageScript = #"""
+        addEventListener("load", () => {
+          for (const image of document.images) { image.dataset.loaded = image.complete && image.naturalWidth > 0 ? "yes" : "no" }
+          const canvas = document.createElement("canvas");
+          canvas.width = canvas.height = 48;
+          const context = canvas.getContext("2d", { willReadFrequently: true });
+          const draw = (text, font) => { context.font = font; context.clearRect(0, 0, 48, 48); context.fillText(text, 4, 36); return context.getImageData(0, 0, 48, 48).data };
+          const same = (a, b) => { for (let i = 3; i < a.length; i += 4) { if (a[i] !== b[i]) return false } return true };
+          const scopes = new Map();
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const parent = node.parentElement;
+            if (!parent || parent.closest("script, style")) continue;
+            const scope = parent.closest("[lang]") || document.documentElement;
+            const font = "32px " + getComputedStyle(parent).fontFamily;
+            if (!scopes.has(scope)) scopes.set(scope, new Map());
+            for (const character of node.data) { if (!/[\p{White_Space}\p{Cc}\p{Cf}]/u.test(character)) scopes.get(scope).set(character, font) }
+          }
+          const boxes = new Map();
+          for (const [scope, characters] of scopes) {
+            const missing = [];
+            for (const [character, font] of characters) {
+              if (!boxes.has(font)) boxes.set(font, draw("͸", font));
+              if (same(draw(character, font), boxes.get(font))) missing.push("U+" + character.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") + " " + character);
+            }
+            scope.dataset.glyphs = missing.length ? "missing" : "ok";
+            if (!missing.length) continue;
+            scope.dataset.missing = missing.join(", ");
+            const warning = document.createElement("p");
+            warning.className = "error";
+            warning.textContent = "No font for " + missing.length + " character(s) of this text: " + missing.join(", ");
+            (scope === document.documentElement ? document.body : scope).prepend(warning);
+          }
+        })
+        """#
 }
 
 /// `text` with the characters HTML gives a meaning escaped.
