@@ -285,10 +285,8 @@ struct HostileOriginTests {
         origin.misbehave([.trickle(seconds: 0.2)])
         let installer = try PackInstaller(
             folder: course.scratch.url("installed"), repository: origin.base, root: course.root, transport: origin, deadline: 1)
-        let started = Date()
         let error = await #expect(throws: DeliveryError.self) { try await installer.makeAvailable(locales: ["en"]) }
         #expect(error?.code == .timeout && error?.detail.contains("longer than 1 s") == true, "\(String(describing: error))")
-        #expect(Date().timeIntervalSince(started) < 10)
         #expect(try course.installedFiles().isEmpty)
     }
 

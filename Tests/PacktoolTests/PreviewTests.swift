@@ -161,14 +161,18 @@ struct PreviewBrowserTests {
     /// The columns of `dom` (a page as Chromium dumps it) by language, each with its
     /// `data-glyphs` and `data-missing`, and the page's own.
     static func glyphs(_ dom: String) -> [(scope: String, glyphs: String?, missing: String?)] {
-        let tag = /<(html|div class="column") lang="([^"]+)"([^>]*)>/
-        return dom.matches(of: tag).map { match in
-            let attributes = String(match.output.3)
+        // NSRegularExpression, not Regex: the tests keep to the platforms Package.swift declares.
+        guard let tag = try? NSRegularExpression(pattern: #"<(html|div class="column") lang="([^"]+)"([^>]*)>"#) else { return [] }
+        return tag.matches(in: dom, range: NSRange(dom.startIndex..., in: dom)).compactMap { match in
+            guard let kind = Range(match.range(at: 1), in: dom), let language = Range(match.range(at: 2), in: dom),
+                let rest = Range(match.range(at: 3), in: dom)
+            else { return nil }
+            let attributes = String(dom[rest])
             func value(_ name: String) -> String? {
                 guard let start = attributes.range(of: " \(name)=\"") else { return nil }
                 return String(attributes[start.upperBound...].prefix { $0 != "\"" })
             }
-            return (match.output.1 == "html" ? "page" : String(match.output.2), value("data-glyphs"), value("data-missing"))
+            return (dom[kind] == "html" ? "page" : String(dom[language]), value("data-glyphs"), value("data-missing"))
         }
     }
 
