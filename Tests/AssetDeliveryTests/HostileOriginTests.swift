@@ -92,7 +92,7 @@ struct HostileOriginTests {
         for locale in [nil, "en", "ru"] as [String?] { #expect(try course.installed(locale) == course.published(locale)) }
     }
 
-    @Test("an update cut off after each pack of three, then served the old catalog, finishes the new one: never rolled back, never mixed")
+    @Test("an update cut off after each pack of three, then served the old catalog, finishes the new one: never rolled back, never mixed", .fullTierOnly)
     func cutAfterEveryPack() async throws {
         for cut in 0..<3 {
             var course = try Course()
@@ -302,7 +302,7 @@ struct HostileOriginTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: course.scratch.url("installed/.partial")).isEmpty)
     }
 
-    @Test("an edge that serves every mix of old and new objects delays an update, never fails it; the installed packs are always one catalog's, whole")
+    @Test("an edge that serves every mix of old and new objects delays an update, never fails it; the installed packs are always one catalog's, whole", .fullTierOnly)
     func cdnMixes() async throws {
         var course = try Course()
         try course.publish()
