@@ -46,14 +46,14 @@ indirect enum JSON {
     /// The value as JSON text.
     var text: String {
         switch self {
-        case .string(let value): jsonString(value)
+        case .string(let value): JSONEscape.quoted(value)
         case .number(let value): String(value)
         case .unsigned(let value): String(value)
         case .double(let value): value.isFinite ? String(value) : "null"
         case .bool(let value): value ? "true" : "false"
         case .null: "null"
         case .array(let values): "[" + values.map(\.text).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.map { jsonString($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .object(let members): "{" + members.map { JSONEscape.quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
     }
 }
@@ -81,25 +81,6 @@ func pad(_ text: String, _ width: Int) -> String { rightAligned(text, width: wid
 func hex(_ value: UInt32) -> String {
     let digits = String(value, radix: 16)
     return String(repeating: "0", count: 8 - digits.count) + digits
-}
-
-/// A JSON string literal for `text`.
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        case _ where String.isControl(scalar):
-            let digits = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
 }
 
 extension String {

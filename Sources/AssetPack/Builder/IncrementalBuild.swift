@@ -136,7 +136,7 @@ private struct Stamp {
         var names: [UInt8] = [UInt8(ascii: "[")]
         for (index, text) in [report.metadata.name, report.metadata.locale, report.metadata.contentVersion].enumerated() {
             if index > 0 { names.append(UInt8(ascii: ",")) }
-            if let text { IndexWriter.appendString(Array(text.utf8), to: &names) } else { names += Array("null".utf8) }
+            if let text { JSONEscape.append(Array(text.utf8), to: &names) } else { names += Array("null".utf8) }
         }
         names.append(UInt8(ascii: "]"))
         let text =

@@ -8,17 +8,17 @@ enum IndexWriter {
         let hashed = metadata.formatVersion >= 2
         out.reserveCapacity(256 + entries.count * (hashed ? 116 : 48))
         out += Array("{\"format\":\(metadata.formatVersion),\"name\":".utf8)
-        appendString(Array(metadata.name.utf8), to: &out)
+        JSONEscape.append(Array(metadata.name.utf8), to: &out)
         if let locale = metadata.locale {
             out += Array(",\"locale\":".utf8)
-            appendString(Array(locale.utf8), to: &out)
+            JSONEscape.append(Array(locale.utf8), to: &out)
         }
         if let version = metadata.contentVersion {
             out += Array(",\"contentVersion\":".utf8)
-            appendString(Array(version.utf8), to: &out)
+            JSONEscape.append(Array(version.utf8), to: &out)
         }
         out += Array(",\"alignment\":\(metadata.alignment),\"entryCount\":\(metadata.entryCount),\"digest\":".utf8)
-        appendString(Array(metadata.digest.utf8), to: &out)
+        JSONEscape.append(Array(metadata.digest.utf8), to: &out)
         out += Array(",\"files\":{".utf8)
         // The folders open in `out`, as ranges of the previous entry's path.
         var previous: [UInt8] = []
@@ -45,14 +45,14 @@ enum IndexWriter {
             }
             while let slash = path[componentStart...].firstIndex(of: UInt8(ascii: "/")) {
                 if !firstInObject { out.append(UInt8(ascii: ",")) }
-                appendString(path[componentStart..<slash], to: &out)
+                JSONEscape.append(path[componentStart..<slash], to: &out)
                 out += [UInt8(ascii: ":"), UInt8(ascii: "{")]
                 openFolders.append(componentStart..<slash)
                 firstInObject = true
                 componentStart = slash + 1
             }
             if !firstInObject { out.append(UInt8(ascii: ",")) }
-            appendString(path[componentStart...], to: &out)
+            JSONEscape.append(path[componentStart...], to: &out)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: "["))
             appendDecimal(UInt64(entry.number), to: &out)
@@ -88,28 +88,5 @@ enum IndexWriter {
             } while rest > 0
             out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
-    }
-
-    /// A JSON string: UTF-8 kept as is, `"` and `\` escaped, control characters as `\u00XX`.
-    static func appendString<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: bytes)
-            out.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                out += [UInt8(ascii: "\\"), byte]
-            case 0..<0x20:
-                out += Array("\\u00".utf8)
-                let digits = Array("0123456789abcdef".utf8)
-                out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
-            default:
-                out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }

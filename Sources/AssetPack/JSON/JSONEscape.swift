@@ -1,7 +1,46 @@
 /// JSON's string escapes (`\n`, `\"`, `\u00e9`, surrogate pairs), decoded in one place for both of
-/// the package's JSON readers: the index parser and the line-aware reader of hand-written files.
+/// the package's JSON readers (the index parser and the line-aware reader of hand-written files),
+/// and written in one place for every JSON the package writes (the index, catalogs, roots, trust
+/// state, the tools' `--json`), with one rule: Python's `json.dumps(text, ensure_ascii=False)`'s.
 /// Each reader words the problems in its own messages.
-enum JSONEscape {
+package enum JSONEscape {
+    /// Appends `bytes` (UTF-8) as a JSON string literal, quotes included: `"` and `\` escaped
+    /// with a backslash, `\b \f \n \r \t` by name, every other control character below U+0020
+    /// as `\u00xx`; everything else (DEL, U+2028, any other scalar) as it is. A test holds this to
+    /// Python's `json` on every class of code point.
+    package static func append<C: Collection<UInt8>>(_ bytes: C, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if !bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: bytes)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                let digits = Array("0123456789abcdef".utf8)
+                out += Array("\\u00".utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+            default:
+                out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// `text` as a JSON string literal, quotes included (the rule of ``append(_:to:)``).
+    package static func quoted(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 2)
+        append(text.utf8, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Why an escape cannot be decoded.
     enum Problem: Error, Equatable {
         /// The input ends inside the escape.

@@ -80,12 +80,12 @@ public struct Catalog: Sendable, Equatable {
     /// The file's bytes: one pack per line, keys in a fixed order.
     public var fileContents: [UInt8] {
         var text = "{\"format\":\(Self.format),\"type\":\"catalog\",\"version\":\(version),"
-        text += "\"expires\":\(JSONText.string(Timestamp.format(expires))),\"packs\":["
+        text += "\"expires\":\(JSONEscape.quoted(Timestamp.format(expires))),\"packs\":["
         for (index, pack) in packs.enumerated() {
             text += index == 0 ? "\n" : ",\n"
-            text += "{\"name\":\(JSONText.string(pack.name)),\"locale\":\(pack.locale.map(JSONText.string) ?? "null"),"
-            text += "\"contentVersion\":\(pack.contentVersion.map(JSONText.string) ?? "null"),\"size\":\(pack.size),"
-            text += "\"sha256\":\"\(pack.sha256.hex)\",\"digest\":\(JSONText.string(pack.digest)),\"path\":\(JSONText.string(pack.path)),"
+            text += "{\"name\":\(JSONEscape.quoted(pack.name)),\"locale\":\(pack.locale.map(JSONEscape.quoted) ?? "null"),"
+            text += "\"contentVersion\":\(pack.contentVersion.map(JSONEscape.quoted) ?? "null"),\"size\":\(pack.size),"
+            text += "\"sha256\":\"\(pack.sha256.hex)\",\"digest\":\(JSONEscape.quoted(pack.digest)),\"path\":\(JSONEscape.quoted(pack.path)),"
             text += "\"tailOffset\":\(pack.tailOffset)}"
         }
         text += "\n]}\n"
@@ -120,11 +120,11 @@ public struct Catalog: Sendable, Equatable {
             let object = try reader.object(item, field)
             let name = try reader.string(object["name"], field + ".name", maxBytes: 255)
             if let problem = PackMetadata.nameProblem(name) {
-                throw TrustError(.unsafePath, "pack name \(JSONText.string(name)): \(problem)", field: field + ".name")
+                throw TrustError(.unsafePath, "pack name \(JSONEscape.quoted(name)): \(problem)", field: field + ".name")
             }
             let locale = try reader.optionalString(object["locale"], field + ".locale")
             if let locale, let problem = PackMetadata.localeProblem(locale) {
-                throw TrustError(.unsafePath, "locale \(JSONText.string(locale)): \(problem)", field: field + ".locale")
+                throw TrustError(.unsafePath, "locale \(JSONEscape.quoted(locale)): \(problem)", field: field + ".locale")
             }
             // The installed files of two packs must not collide, also where case and Unicode
             // normalization do not tell names apart (Apple's file systems).

@@ -1,24 +1,9 @@
 import AssetPack
 import Foundation
 
-/// JSON as roots, catalogs and trust state are written and read: strict RFC 8259 (duplicate
-/// keys are an error), strings escaped one way, so the same values give the same bytes.
+/// JSON as roots, catalogs and trust state are read: strict RFC 8259 (duplicate keys are an
+/// error). They are written with AssetPack's `JSONEscape`, one escaping rule for the package.
 enum JSONText {
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let digits = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     static func parse(_ bytes: [UInt8], code: TrustError.Code) throws(TrustError) -> JSONValue {
         do {
             return try JSONValue.parse(bytes)

@@ -43,7 +43,7 @@ public enum Publisher {
                     .invalidArgument, "a catalog lists format-2 packs (every entry's SHA-256); rebuild it without --format 1", file: path)
             }
             if let problem = PackMetadata.nameProblem(metadata.name) {
-                throw TrustError(.unsafePath, "its name \(JSONText.string(metadata.name)): \(problem)", file: path)
+                throw TrustError(.unsafePath, "its name \(JSONEscape.quoted(metadata.name)): \(problem)", file: path)
             }
             if let locale = metadata.locale, let problem = PackMetadata.localeProblem(locale) {
                 throw TrustError(.unsafePath, "its locale: \(problem)", file: path)

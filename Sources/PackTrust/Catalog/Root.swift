@@ -61,8 +61,8 @@ public struct Root: Sendable, Equatable {
     public var signedBytes: [UInt8] { Self.domain + Array(signedJSON.utf8) }
 
     private var signedJSON: String {
-        let keyList = keys.map { "{\"id\":\(JSONText.string($0.id.description)),\"publicKey\":\(JSONText.string($0.base64))}" }
-        return "{\"type\":\"root\",\"version\":\(version),\"expires\":\(JSONText.string(Timestamp.format(expires))),"
+        let keyList = keys.map { "{\"id\":\(JSONEscape.quoted($0.id.description)),\"publicKey\":\(JSONEscape.quoted($0.base64))}" }
+        return "{\"type\":\"root\",\"version\":\(version),\"expires\":\(JSONEscape.quoted(Timestamp.format(expires))),"
             + "\"threshold\":\(threshold),\"keys\":[\(keyList.joined(separator: ","))]}"
     }
 
@@ -113,7 +113,7 @@ public struct Root: Sendable, Equatable {
 
     /// The file: `{"signed": {...}, "signatures": [...]}`, one line, a newline at the end.
     public var fileContents: String {
-        let list = signatures.map { "{\"keyId\":\(JSONText.string($0.keyID.description)),\"signature\":\(JSONText.string(Data($0.signature).base64EncodedString()))}" }
+        let list = signatures.map { "{\"keyId\":\(JSONEscape.quoted($0.keyID.description)),\"signature\":\(JSONEscape.quoted(Data($0.signature).base64EncodedString()))}" }
         return "{\"signed\":\(signedJSON),\"signatures\":[\(list.joined(separator: ","))]}\n"
     }
 

@@ -39,11 +39,11 @@ public struct TrustState: Sendable, Equatable {
     /// The state file: JSON; each root and the catalog kept as the text that was verified.
     public var fileContents: [UInt8] {
         var text = "{\"format\":2,\"roots\":["
-        text += roots.map { JSONText.string($0.fileContents) }.joined(separator: ",")
+        text += roots.map { JSONEscape.quoted($0.fileContents) }.joined(separator: ",")
         text += "]"
         if let catalog {
-            text += ",\"catalog\":" + JSONText.string(String(decoding: catalog.bytes, as: UTF8.self))
-            text += ",\"signatures\":" + JSONText.string(String(decoding: catalog.signatures, as: UTF8.self))
+            text += ",\"catalog\":" + JSONEscape.quoted(String(decoding: catalog.bytes, as: UTF8.self))
+            text += ",\"signatures\":" + JSONEscape.quoted(String(decoding: catalog.signatures, as: UTF8.self))
         }
         return Array((text + "}\n").utf8)
     }
