@@ -3,7 +3,6 @@ import PackTrust
 import TestSupport
 import Testing
 
-func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
 /// `count` seeded random bytes.
 func seeded(_ seed: UInt64, _ count: Int) -> [UInt8] {
@@ -16,13 +15,13 @@ struct BLAKE2bTests {
     @Test("RFC 7693's vectors: the empty message and \"abc\", and BLAKE2b-256 of \"abc\"")
     func vectors() {
         #expect(
-            hex(BLAKE2b.hash([UInt8]()))
+            hexString(BLAKE2b.hash([UInt8]()))
                 == "786a02f742015903c6c6fd852552d272912f4740e15847618a86e217f71f5419d25e1031afee585313896444934eb04b903a685b1448b755d56f701afe9be2ce")
         // RFC 7693, Appendix A.
         #expect(
-            hex(BLAKE2b.hash(Array("abc".utf8)))
+            hexString(BLAKE2b.hash(Array("abc".utf8)))
                 == "ba80a53f981c4d0d6a2797b69f12f6e94c212f14685ac4b74b12bb6fdbffa2d17d87c5392aab792dc252d5de4533cc9518d38aa8dbf1925ab92386edd4009923")
-        #expect(hex(BLAKE2b.hash(Array("abc".utf8), digestLength: 32)) == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
+        #expect(hexString(BLAKE2b.hash(Array("abc".utf8), digestLength: 32)) == "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319")
     }
 
     @Test("fed in pieces of any size, the digest is the one-shot digest")
@@ -67,7 +66,7 @@ struct BLAKE2bTests {
         let expected = result.output.split(separator: "\n").map(String.init)
         #expect(expected.count == inputs.count)
         for (index, input) in inputs.enumerated() where index < expected.count {
-            #expect(hex(BLAKE2b.hash(input)) == expected[index], "length \(input.count)")
+            #expect(hexString(BLAKE2b.hash(input)) == expected[index], "length \(input.count)")
         }
     }
 }

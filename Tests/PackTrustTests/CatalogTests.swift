@@ -4,8 +4,8 @@ import PackTrust
 import TestSupport
 import Testing
 
-/// A scratch repository: three key pairs, two packs, a root trusting k1.
-struct Repository {
+/// A scratch repository to publish into: three key pairs, two packs, a root trusting k1.
+struct SignedRepository {
     let scratch: Scratch
     let base: String
     let russian: String
@@ -76,7 +76,7 @@ struct Repository {
 /// Expects a refusal: exit 1, one line on standard error, no file changed, and (for the
 /// commands with --json) the error's `code`.
 func expectRefusal(
-    _ repository: Repository, _ code: String, sourceLocation: SourceLocation = #_sourceLocation, _ arguments: () throws -> [String]
+    _ repository: SignedRepository, _ code: String, sourceLocation: SourceLocation = #_sourceLocation, _ arguments: () throws -> [String]
 ) throws {
     let before = try repository.snapshot()
     let last = try arguments()
@@ -98,7 +98,7 @@ func expectRefusal(
 struct CatalogTests {
     @Test("publish stores each pack once under its SHA-256, writes a deterministic catalog, and verify-catalog accepts it")
     func publishAndVerify() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         let expiry = "2031-01-01T00:00:00Z"
         #expect(try repository.publish(1, expires: expiry).status == 0)
         #expect(try repository.publish(1, to: "again", expires: expiry).status == 0)
@@ -133,7 +133,7 @@ struct CatalogTests {
 
     @Test("a catalog older than the last accepted is a rollback; the same version with other bytes is refused")
     func rollback() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(1).status == 0)
         let first = try repository.scratch.tree("repo")
         #expect(try repository.verify().status == 0)
@@ -149,7 +149,7 @@ struct CatalogTests {
 
     @Test("an expired catalog is refused (a freeze), and a catalog not signed by the root's threshold")
     func freezeAndThreshold() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(1, expires: "1s").status == 0)
         Thread.sleep(forTimeInterval: 1.5)
         try expectRefusal(repository, "expiredCatalog") { repository.verifyArguments() }
@@ -169,7 +169,7 @@ struct CatalogTests {
 
     @Test("key rotation: root 2 signed by root 1's key and its own; the client walks to it and trusts only its keys")
     func rotation() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         try FileManager.default.createDirectory(atPath: repository.url("repo/roots"), withIntermediateDirectories: true)
         let next = try Packtool.run(
             "root", "next", repository.url("root.json"), "--public-key", repository.url("k2.pub"), "--key", repository.url("k1.key"), "--key",
@@ -199,7 +199,7 @@ struct CatalogTests {
 
     @Test("a pack file swapped for another pack (mix-and-match) is refused")
     func mixAndMatch() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(1).status == 0)
         let catalog = try repository.currentCatalog()
         try repository.scratch.write("repo/" + catalog.packs[0].path, try repository.scratch.bytes("ru.pack"))
@@ -222,7 +222,7 @@ struct CatalogTests {
             ("over 16 MiB", "HUGE", "tooLarge"),
         ] as [(String, String, String)])
     func badCatalogs(name: String, text: String, code: String) throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(1).status == 0)
         let good = String(decoding: try repository.scratch.bytes("repo/catalogs/1.json"), as: UTF8.self)
         var catalog = text
@@ -249,7 +249,7 @@ struct CatalogTests {
         "roots with threshold 0, above their key count, a key listed twice, or expired are refused",
         arguments: ["threshold 0", "threshold 3", "key twice", "expired", "not self-signed"])
     func badRoots(kind: String) throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(1).status == 0)
         let k1 = try repository.secretKey("k1")
         let k2 = try repository.secretKey("k2")
@@ -282,7 +282,7 @@ struct CatalogTests {
 
     @Test("publish refuses a version not greater than the folder's, a format-1 pack, and writes nothing")
     func publishRefusals() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(3).status == 0)
         try expectRefusal(repository, "versionNotNewer") { repository.publishArguments(3) }
         try expectRefusal(repository, "versionNotNewer") { repository.publishArguments(2) }
@@ -292,7 +292,7 @@ struct CatalogTests {
 
     @Test("bad keys and signatures: one line, exit 1, nothing written")
     func badKeysAndSignatures() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         let scratch = repository.scratch
         try scratch.write("file.txt", "hello\n")
         try scratch.write("other.txt", "other\n")
@@ -320,13 +320,3 @@ struct CatalogTests {
         #expect(mismatch.output.contains("\"code\":\"keyMismatch\""))
     }
 }
-
-extension ExternalSHA256 {
-    static func file(_ path: String) -> String {
-        guard let result = try? run("sha256sum", [path]) else { return "" }
-        return String(result.output.prefix(64))
-    }
-}
-
-/// SHA-256 as another program computes it (`sha256sum`).
-enum ExternalSHA256 {}

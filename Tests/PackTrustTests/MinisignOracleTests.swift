@@ -58,7 +58,7 @@ struct MinisignOracleTests {
 
     @Test("minisign -V verifies a published catalog's signature and shows its version and expiry")
     func catalogSignature() throws {
-        let repository = try Repository()
+        let repository = try SignedRepository()
         #expect(try repository.publish(4, expires: "2031-01-01T00:00:00Z").status == 0)
         let verify = try Self.minisign(["-V", "-p", repository.url("k1.pub"), "-m", "repo/catalog.json"], in: repository.scratch.path)
         #expect(verify.status == 0, "\(verify.stderr)")

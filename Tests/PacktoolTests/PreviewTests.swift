@@ -105,16 +105,6 @@ struct PreviewTests {
     }
 }
 
-/// SHA-256 as another program computes it (`sha256sum`), to check the pictures' names.
-enum ExternalSHA256 {
-    static func hex(_ bytes: [UInt8]) -> String {
-        let scratch = try? Scratch()
-        guard let scratch, (try? scratch.write("x", bytes)) != nil,
-            let result = try? run("sha256sum", [scratch.url("x")])
-        else { return "" }
-        return String(result.output.prefix(64))
-    }
-}
 
 /// The preview in a real browser: Debian's headless Chromium (installed by Scripts/setup).
 @Suite("packtool preview in a browser", .tags(.browser), .fullTierOnly, .serialized)

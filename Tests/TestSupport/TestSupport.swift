@@ -236,3 +236,27 @@ extension Trait where Self == ConditionTrait {
         .disabled(if: TestTier.isQuick, "left out of the quick tier (Scripts/test --quick)")
     }
 }
+
+/// Bytes as lowercase hex, two digits a byte (what `sha256sum` and minisign print).
+public func hexString(_ bytes: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+    return String(decoding: out, as: UTF8.self)
+}
+
+/// SHA-256 as another program computes it (`sha256sum`): an oracle independent of the library.
+public enum ExternalSHA256 {
+    /// The SHA-256 of `bytes`, in hex, or "" when sha256sum cannot run.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let scratch = try? Scratch()
+        guard let scratch, (try? scratch.write("x", bytes)) != nil else { return "" }
+        return file(scratch.url("x"))
+    }
+
+    /// The SHA-256 of the file at `path`, in hex, or "" when sha256sum cannot run.
+    public static func file(_ path: String) -> String {
+        guard let result = try? run("sha256sum", [path]) else { return "" }
+        return String(result.output.prefix(64))
+    }
+}

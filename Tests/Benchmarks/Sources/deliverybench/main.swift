@@ -351,12 +351,12 @@ struct DeliveryBench {
         var curlCPU: [Double] = []
         for round in 0..<3 {
             let installer = try PackInstaller(folder: work + "/cpu-\(round)", repository: treeServer.url, root: signer.root)
-            let before = cpuSeconds(RUSAGE_SELF)
+            let before = cpuSeconds(children: false)
             try await installer.makeAvailable(locales: ["en"])
-            oursCPU.append(cpuSeconds(RUSAGE_SELF) - before)
-            let children = cpuSeconds(RUSAGE_CHILDREN)
+            oursCPU.append(cpuSeconds(children: false) - before)
+            let children = cpuSeconds(children: true)
             _ = try shell("/usr/bin/curl", ["-s", "-o", work + "/curl-cpu.pack", treeServer.url.absoluteString + catalog2.packs[0].path])
-            curlCPU.append(cpuSeconds(RUSAGE_CHILDREN) - children)
+            curlCPU.append(cpuSeconds(children: true) - children)
         }
         let per100 = 100e6 / Double(catalog2.packs[0].size)
         lines.append(String(format: "CPU time per 100 MB fetched on plain loopback, median of 3 (user + system): ours %.2f s, curl %.2f s (%.1f×)", oursCPU.sorted()[1] * per100, curlCPU.sorted()[1] * per100, oursCPU.sorted()[1] / max(curlCPU.sorted()[1], 1e-9)))
@@ -370,13 +370,13 @@ struct DeliveryBench {
     }
 }
 
-/// CPU seconds (user + system) of this process or its waited-for children (`getrusage`).
-func cpuSeconds(_ who: Int32) -> Double {
+/// CPU seconds (user + system) of this process, or of its waited-for children (`getrusage`).
+func cpuSeconds(children: Bool) -> Double {
     var usage = rusage()
     #if canImport(Glibc)
-        getrusage(__rusage_who_t(who), &usage)
+        getrusage(__rusage_who_t((children ? RUSAGE_CHILDREN : RUSAGE_SELF).rawValue), &usage)
     #else
-        getrusage(who, &usage)
+        getrusage(children ? RUSAGE_CHILDREN : RUSAGE_SELF, &usage)
     #endif
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
