@@ -55,7 +55,8 @@ let package = Package(
             pkgConfig: "libzip",
             providers: [.apt(["libzip-dev"]), .brew(["libzip"])]
         ),
-        // The shape every library error has, and how the tools print any of them.
+        // The shape every library error has, how the tools print any of them, and the one lock the
+        // libraries share.
         .target(name: "ErrorReporting"),
         .target(
             name: "AssetPack",

@@ -1,3 +1,4 @@
+import ErrorReporting
 import AssetPack
 
 /// A process-wide cache of opened packs and their variant groups.

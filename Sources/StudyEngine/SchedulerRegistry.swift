@@ -1,3 +1,4 @@
+import ErrorReporting
 import Foundation
 
 /// How a scheduler joins the engine: its name, how its standard instance is made, and (from its
@@ -63,20 +64,5 @@ public enum SchedulerRegistry {
         var byName: [String: SchedulerRegistration]
     }
 
-    private static let table = Locked(Table(list: builtIn, byName: Dictionary(builtIn.map { ($0.kind.rawValue, $0) }) { first, _ in first }))
-}
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: every access to `value` goes through `withLock`, under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
+    private static let table = Protected(Table(list: builtIn, byName: Dictionary(builtIn.map { ($0.kind.rawValue, $0) }) { first, _ in first }))
 }

@@ -175,7 +175,6 @@ struct DeliveryBench {
         let work = FileManager.default.currentDirectoryPath + "/" + data + "/delivery"
         try? FileManager.default.removeItem(atPath: work)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        try link.setUp()
         let signer = try Signer()
         var lines: [String] = []
         var figures: [String] = []
@@ -391,16 +390,16 @@ struct Link {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip"), FileManager.default.isExecutableFile(atPath: "/usr/sbin/tc") else { return nil }
         let name = "assetpacks-bench-\(getpid())"
         guard (try? shell("/usr/sbin/ip", ["netns", "add", name]))?.0 == 0 else { return nil }
-        return name
-    }
-
-    /// Inside the namespace: loopback up, at an Ethernet MTU.
-    func setUp() throws {
-        guard namespace != nil else { return }
+        // Loopback up at an Ethernet MTU before anything runs inside: Foundation binds sockets
+        // to 127.0.0.1 at start (CFSocket's wake-up pair for Process), which fails, and then
+        // hangs, while the namespace's loopback is down.
         for arguments in [["link", "set", "lo", "up"], ["link", "set", "lo", "mtu", "1500"]] {
-            let (status, output) = try shell("/usr/sbin/ip", arguments)
-            guard status == 0 else { throw Failure(description: "ip \(arguments.joined(separator: " ")): \(output)") }
+            guard (try? shell("/usr/sbin/ip", ["netns", "exec", name, "/usr/sbin/ip"] + arguments))?.0 == 0 else {
+                _ = try? shell("/usr/sbin/ip", ["netns", "del", name])
+                return nil
+            }
         }
+        return name
     }
 
     /// Shapes loopback to `rate` (a tc rate: 100mbit), or removes the shaping (`nil`).
