@@ -5,6 +5,12 @@ import PackTrust
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension Course {
     /// Signs `catalog` with `key` and publishes it as its version (catalog, signatures and
     /// `latest.json` naming `rootVersion`), as an origin that holds a signing key could.
@@ -274,6 +280,36 @@ struct HostileOriginTests {
         try course.scratch.write("src/base/Images/p30.png", seeded(30, 6_000))
         try course.publish()
         try await installer.makeAvailable(locales: ["en"])
+        try course.expectInstalled(version: 2)
+    }
+
+    @Test("a trusted installed pack whose bytes rotted under an unchanged identity: the update's copies fail the file's hash, and it starts over hashing every copy")
+    func rotUnderAnUnchangedIdentity() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        let path = course.scratch.url("installed/course.pack")
+        let offset = try InstallerTests.dataOffset(of: "Images/p40.png", in: try Pack(path: path)) + 3
+        // One bit, written in place, with the file's modification time put back: its identity
+        // (device, inode, size, time) is the one recorded when it was verified.
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: offset)
+        let byte = try #require(try handle.read(upToCount: 1)).first ?? 0
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: [byte ^ 0x01])
+        try handle.close()
+        var times = [status.st_atim, status.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        // An update of another picture copies p40 from the damaged pack, trusted: the file's
+        // hash fails, and the second attempt hashes every copy and fetches p40.
+        try course.scratch.write("src/base/Images/p41.png", seeded(41, 5_000))
+        try course.publish()
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.updated == ["course"], "\(report)")
         try course.expectInstalled(version: 2)
     }
 

@@ -3,11 +3,15 @@ import Foundation
 import PackTrust
 
 /// Where the bytes of an entry can be found locally: an installed pack that lists the same
-/// SHA-256. Listed, not proven: the bytes are hashed as they are copied, and fetched instead
-/// when they differ (a damaged installed pack heals this way).
+/// SHA-256. Listed, not proven: the bytes are hashed as they are copied (and fetched instead
+/// when they differ: a damaged installed pack heals this way), unless the pack is `trusted`,
+/// its whole file verified at install and unchanged since, by its identity. A trusted copy
+/// that turns out wrong (the whole file's SHA-256 differs) makes the download start over with
+/// every copy hashed.
 struct LocalEntry: Sendable {
     let pack: Pack
     let entry: PackEntry
+    let trusted: Bool
 }
 
 /// Builds one pack file of a catalog at `destination`.
@@ -50,7 +54,11 @@ struct PackDownload {
 
     /// Thrown to start the file over: the origin's file changed under us, or a resumed file
     /// turned out wrong.
-    struct Restart: Error { let reason: String }
+    struct Restart: Error {
+        let reason: String
+        /// Start over hashing every entry copied from an installed pack.
+        var distrustLocal = false
+    }
     /// Thrown when the origin answered a range request with the whole file.
     struct WholeFileServed: Error {}
     /// Thrown when the origin does not have the pack file (404 or 403): a cache that has not
@@ -60,16 +68,18 @@ struct PackDownload {
     func run() async throws -> DownloadResult {
         let counters = Counters()
         var whole = false
+        var verifyingCopies = false
         for attempt in 0..<3 {
             do {
                 if whole {
                     try await downloadWhole(counters)
                 } else {
-                    try await downloadByRanges(counters, fresh: attempt > 0)
+                    try await downloadByRanges(counters, fresh: attempt > 0, verifyingCopies: verifyingCopies)
                 }
                 return counters.value
             } catch let restart as Restart {
                 if attempt == 2 { throw DeliveryError(.corruptDownload, restart.reason, file: url.absoluteString, item: label) }
+                verifyingCopies = verifyingCopies || restart.distrustLocal
             } catch is WholeFileServed {
                 whole = true
             }
@@ -79,7 +89,7 @@ struct PackDownload {
 
     // MARK: - Ranges
 
-    private func downloadByRanges(_ counters: Counters, fresh: Bool) async throws {
+    private func downloadByRanges(_ counters: Counters, fresh: Bool, verifyingCopies: Bool) async throws {
         let journal = Journal(path: journalPath, target: entry.sha256.hex, size: entry.size)
         let resuming = !fresh && journal.load() && FileSystem.exists(partialPath)
         let file = try WritableFile(path: partialPath, create: true, truncate: !resuming)
@@ -109,24 +119,48 @@ struct PackDownload {
                 item: label)
         }
 
-        // 2. What is copied, what is fetched.
-        let plan = try DownloadPlan(layout: layout, local: local, done: journal.done, file: file, label: label)
-        counters.set {
-            $0.bytesReused += plan.bytesReused
-            $0.entriesReused += plan.entriesReused
-            $0.entriesFetched += plan.fetched.count
-        }
+        // 2. What is copied, what is fetched: the fetches start at once, the copies are made
+        // while the network works, and the disk starts writing them back meanwhile.
+        let plan = DownloadPlan(layout: layout, local: local, done: journal.done)
+        try plan.writeHeaders(into: file, label: label)
         let missing = journal.missing(plan.ranges).flatMap { ByteRanges.split($0, most: Self.maxRange) }
         let total = missing.reduce(0) { $0 + ($1.upperBound - $1.lowerBound) }
         progress(0, total)
-
-        // 3. Fetch, at most `concurrency` requests at once, journaling as bytes land.
         let done = Counters()
+        async let network: Void = fetch(missing, into: file, journal: journal, counters: counters, done: done, total: total)
+        let copied: DownloadPlan.Copied
+        do {
+            copied = try plan.copy(into: file, verifying: verifyingCopies, label: label)
+            file.startWriteback()
+        } catch {
+            _ = try? await network
+            throw error
+        }
+        try await network
+        // Installed bytes that were not the listed ones (a damaged pack): fetched instead.
+        let refetch = ByteRanges.coalesced(copied.refused.map { $0.dataOffset..<$0.dataOffset + $0.size }).flatMap { ByteRanges.split($0, most: Self.maxRange) }
+        try await fetch(refetch, into: file, journal: journal, counters: counters, done: done, total: total)
+        counters.set {
+            $0.bytesReused += copied.bytes
+            $0.entriesReused += copied.entries
+            $0.entriesFetched += plan.fetched.count + copied.refused.count
+        }
+        try await finish(
+            file, journal: journal, resumed: resuming, fetched: plan.fetched + copied.refused, counters: counters,
+            trustedCopies: copied.trustedUnhashed > 0)
+    }
+
+    /// Fetches `ranges` into the file, at most ``concurrency`` requests at once, journaling as
+    /// bytes land and reporting progress every 256 KiB.
+    private func fetch(
+        _ ranges: [Range<UInt64>], into file: WritableFile, journal: Journal, counters: Counters, done: Counters, total: UInt64
+    ) async throws {
+        guard !ranges.isEmpty else { return }
         try await withThrowingTaskGroup(of: Void.self) { group in
             var next = 0
             func launch() {
-                guard next < missing.count else { return }
-                let range = missing[next]
+                guard next < ranges.count else { return }
+                let range = ranges[next]
                 next += 1
                 group.addTask {
                     try Task.checkCancellation()
@@ -141,7 +175,6 @@ struct PackDownload {
             for _ in 0..<Self.concurrency { launch() }
             while try await group.next() != nil { launch() }
         }
-        try await finish(file, journal: journal, resumed: resuming, fetched: plan.fetched, counters: counters)
     }
 
     // MARK: - The whole file
@@ -163,7 +196,7 @@ struct PackDownload {
     /// Syncs the file and holds it to the catalog's SHA-256; when it differs, names the first
     /// fetched entry whose bytes are not the published ones.
     private func finish(
-        _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], counters: Counters
+        _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], counters: Counters, trustedCopies: Bool = false
     ) async throws {
         try Task.checkCancellation()
         do {
@@ -177,6 +210,8 @@ struct PackDownload {
         // A journal line can outlive its data (power loss before a sync): start over, once.
         journal.remove()
         if resumed { throw Restart(reason: "the file resumed from the journal is not the published one") }
+        // An installed pack trusted unhashed was damaged after all: start over, hashing copies.
+        if trustedCopies { throw Restart(reason: "an installed pack's bytes are not the ones it lists", distrustLocal: true) }
         for item in fetched {
             guard let expected = item.sha256 else { continue }
             let actual = try hash(file, item.dataOffset..<item.dataOffset + item.size)

@@ -174,6 +174,7 @@ public actor PackInstaller {
         // 1. Every changed pack fetched and verified beside the folder; nothing renamed yet. A
         // pack the origin does not serve yet (a cache that has the new catalog but not the new
         // pack) means the update waits: the catalog accepted before stays installed.
+        let local = localEntries(trusting: installed)
         while true {
             InstalledPacks.removeStalePartials(in: folder + "/.partial", keep: wanted)
             prepared = []
@@ -186,7 +187,7 @@ public actor PackInstaller {
                     unchanged.append(entry)
                     continue
                 }
-                let download = try makeDownload(entry)
+                let download = try makeDownload(entry, local: local)
                 do {
                     prepared.append((entry, download, try await run(download), current != nil))
                 } catch is PackDownload.NotServed {
@@ -241,10 +242,10 @@ public actor PackInstaller {
     }
 
     /// The download of one pack of the catalog into the work folder.
-    private func makeDownload(_ entry: Catalog.Entry) throws -> PackDownload {
+    private func makeDownload(_ entry: Catalog.Entry, local: [EntryHash: LocalEntry]) throws -> PackDownload {
         PackDownload(
             entry: entry, url: repository.appendingPathComponent(entry.path), destination: try path(name: entry.name, locale: entry.locale),
-            workFolder: folder + "/.partial", transport: transport, local: localEntries(),
+            workFolder: folder + "/.partial", transport: transport, local: local,
             progress: { [continuation] done, total in
                 continuation.yield(DeliveryEvent(phase: .fetching, pack: entry.label, bytesDone: done, bytesTotal: total, entriesFetched: 0, entriesReused: 0))
             })
@@ -359,13 +360,14 @@ public actor PackInstaller {
     }
 
     /// Every entry of every installed format-2 pack, by the SHA-256 its index lists (checked
-    /// when the bytes are copied).
-    private nonisolated func localEntries() -> [EntryHash: LocalEntry] {
+    /// when the bytes are copied, unless the pack is trusted: verified at install, unchanged).
+    private nonisolated func localEntries(trusting installed: InstalledPacks) -> [EntryHash: LocalEntry] {
         var found: [EntryHash: LocalEntry] = [:]
         for path in installedPacks() {
             guard let pack = try? Pack(path: path, backend: .read) else { continue }
+            let trusted = installed.isTrusted(String(path.dropFirst(folder.count + 1)))
             for entry in pack.entries {
-                if let hash = try? pack.sha256(of: entry), found[hash] == nil { found[hash] = LocalEntry(pack: pack, entry: entry) }
+                if let hash = try? pack.sha256(of: entry), found[hash] == nil { found[hash] = LocalEntry(pack: pack, entry: entry, trusted: trusted) }
             }
         }
         return found
