@@ -2,7 +2,8 @@
 /// lesson, how many choices questions have, where the correct choice sits and how often it is
 /// the longest (a giveaway), the cues a test-wise learner guesses from (yes/no questions, a
 /// correct choice that alone starts differently, words whose choices are almost always right or
-/// wrong), questions without a source, and pictures used and missing.
+/// wrong) and how far such a learner gets (``TestWiseLearner``), questions without a source,
+/// and pictures used and missing.
 ///
 /// `packtool show PACK… bank ID --stats` prints it; a bank's quality bar can be checked on it.
 public struct BankStatistics: Sendable, Hashable, Codable {
@@ -24,6 +25,13 @@ public struct BankStatistics: Sendable, Hashable, Codable {
         public var questions: Int
         /// The category's lessons, in order.
         public var lessons: [LessonFigures]
+        /// How many of its questions have their correct choice at each position (0 is the first).
+        public var correctPositions: [Int: Int] = [:]
+
+        /// The share of its questions whose correct choice is at `position`.
+        public func shareCorrect(at position: Int) -> Double {
+            questions == 0 ? 0 : Double(correctPositions[position, default: 0]) / Double(questions)
+        }
     }
 
     /// How often a word recurs in choices, and how often those choices are the correct one.
@@ -63,6 +71,9 @@ public struct BankStatistics: Sendable, Hashable, Codable {
     public var pictures: [String]
     /// The pictures that are in neither the content nor its base (when a source was given).
     public var missingPictures: [String]
+    /// How far a learner who never learnt a rule gets by the words alone, and the words that
+    /// sit on one side only.
+    public var testWise: TestWiseLearner
 
     /// How many choices a word must appear in to be listed in ``recurringWords``.
     public static let recurringWordThreshold = 10
@@ -95,10 +106,15 @@ public struct BankStatistics: Sendable, Hashable, Codable {
     /// The figures of `bank`; with `pictures`, also which pictures are missing from it.
     public init(_ bank: QuestionBank, pictures source: (any ContentSource)? = nil) {
         categories = bank.categories.map { category in
-            CategoryFigures(
+            var positions: [Int: Int] = [:]
+            for question in category.questions {
+                if let index = question.choices.firstIndex(where: \.correct) { positions[index, default: 0] += 1 }
+            }
+            return CategoryFigures(
                 id: category.id, title: category.title, questions: category.questions.count,
-                lessons: category.lessons.map { LessonFigures(id: $0.id, questions: $0.questions.count) })
+                lessons: category.lessons.map { LessonFigures(id: $0.id, questions: $0.questions.count) }, correctPositions: positions)
         }
+        testWise = TestWiseLearner(bank)
         questions = bank.questions.count
         var choiceCounts: [Int: Int] = [:]
         var positions: [Int: Int] = [:]

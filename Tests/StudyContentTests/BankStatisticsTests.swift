@@ -59,3 +59,36 @@ struct BankStatisticsTests {
         #expect(BankStatistics.words("Don't stop: 30 km/h") == ["don", "t", "stop", "30", "km", "h"])
     }
 }
+
+/// The test-wise learner on banks made to give themselves away, or not.
+@Suite("The test-wise learner: word log-odds learnt on half a bank, scored on the other")
+struct TestWiseLearnerTests {
+    /// A bank of `count` questions whose keys carry `keyWord` and whose distractors carry
+    /// `distractorWord` (a bank that gives itself away when they differ).
+    static func bank(count: Int, keyWord: String, distractorWord: String) throws -> QuestionBank {
+        try BankStatisticsTests.bank((0..<count).map { number in
+            (0..<4).map { index in
+                let correct = index == number % 4
+                return ("\(correct ? keyWord : distractorWord) item\(number)", correct)
+            }
+        })
+    }
+
+    @Test("a bank whose keys carry a word of their own is passed by the words alone; one that gives nothing away sits at chance")
+    func scores() throws {
+        let giveaway = TestWiseLearner(try Self.bank(count: 40, keyWord: "safely", distractorWord: "quickly"))
+        #expect(giveaway.score == 1)
+        #expect(Set(giveaway.oneSidedWords.map(\.word)) == ["safely", "quickly"])
+        let fair = TestWiseLearner(try Self.bank(count: 40, keyWord: "same", distractorWord: "same"))
+        #expect(fair.score == 0.25, "\(fair.score)")
+        #expect(fair.oneSidedWords.isEmpty)
+    }
+
+    @Test("words: runs of letters, digits and marks, lowercased; a Han run gives its characters and their pairs")
+    func tokens() {
+        #expect(TestWiseLearner.tokens("Stop, then GO at 50 km/h") == ["stop", "then", "go", "at", "50", "km", "h"])
+        #expect(TestWiseLearner.tokens("立即停车") == ["立", "即", "停", "车", "立即", "即停", "停车"])
+        #expect(TestWiseLearner.tokens("A车") == ["a", "车"])
+        #expect(TestWiseLearner.tokens("ਸਿਰਫ਼ ਹਮੇਸ਼ਾ").count == 2)
+    }
+}

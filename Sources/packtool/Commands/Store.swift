@@ -130,13 +130,16 @@ extension PackTool {
                 picture variant chosen for --scale and --idiom. With --then-locale, swaps the \
                 store's locale and shows it again. With --stats (banks): questions per category \
                 and lesson, choices per question, where the correct choice sits and how often it \
-                is the longest, questions without a source, pictures used and missing.
+                is the longest (and, per category of 20 or more, where it sits), the test-wise \
+                learner's score and the words that sit on one side only, questions without a \
+                source, pictures used and missing.
                 With --json, one object per locale shown: {"chain", "kind", "id", "title", \
                 "language", "from" (the pack that answered), "categories": [{"id", "title", \
                 "lessons", "questions"}] or "cards", "item" (the card or question shown), and with \
                 --stats "stats": {"questions", "choiceCounts" (choices → questions), \
                 "correctPositions" (the correct choice's number, from 1 as printed → questions), \
-                "correctIsLongest", "withoutSource", "pictures", "missingPictures", "categories"}}.
+                "correctIsLongest", "testWise": {"score", "oneSidedWords"}, "withoutSource", "pictures", \
+                "missingPictures", "categories"}}.
                 """)
 
         @Argument(help: "The packs, then KIND (deck or bank), then the deck's or bank's id.")
@@ -299,6 +302,10 @@ extension PackTool {
                 "  correct position:  "
                     + figures.correctPositions.keys.sorted().map { "\($0 + 1): \(percent(figures.shareCorrect(at: $0)))" }
                     .joined(separator: ", "))
+            for category in figures.categories where category.questions >= 20 {
+                let shares = (0..<4).map { percent(category.shareCorrect(at: $0)) }.joined(separator: "/")
+                lines.append("    " + category.id.padding(18) + " correct at 1/2/3/4: " + shares)
+            }
             lines.append("  correct longest:   \(figures.correctIsLongest) (\(percent(figures.shareCorrectIsLongest)))")
             lines.append(
                 "  yes/no questions:  \(figures.yesNoQuestions.count)"
@@ -310,6 +317,12 @@ extension PackTool {
                 "  giveaway words:    \(giveaways.count) of \(figures.recurringWords.count) words in \(BankStatistics.recurringWordThreshold)+ choices"
                     + (giveaways.isEmpty ? "" : ", correct in: "
                         + giveaways.prefix(12).map { "\($0.word) \($0.correct)/\($0.choices)" }.joined(separator: ", ")))
+            let oneSided = figures.testWise.oneSidedWords
+            lines.append(
+                "  test-wise learner: \(percent(figures.testWise.score)) right (word log-odds learnt on half the questions, scored on the other; chance 25%)")
+            lines.append(
+                "  one-sided words:   \(oneSided.count) in \(TestWiseLearner.oneSidedThreshold)+ choices, always or never correct"
+                    + (oneSided.isEmpty ? "" : ": " + oneSided.prefix(12).map { "\($0.word) \($0.correct)/\($0.choices)" }.joined(separator: ", ")))
             lines.append(
                 "  without source:    \(figures.withoutSource.count)"
                     + (figures.withoutSource.isEmpty ? "" : " (" + figures.withoutSource.prefix(10).joined(separator: ", ") + ")"))
@@ -330,6 +343,12 @@ extension PackTool {
                 ("recurringWords", .array(figures.recurringWords.map { word in
                     .object([("word", .string(word.word)), ("choices", .number(word.choices)), ("correct", .number(word.correct))])
                 })),
+                ("testWise", .object([
+                    ("score", .double(figures.testWise.score)),
+                    ("oneSidedWords", .array(figures.testWise.oneSidedWords.map { word in
+                        .object([("word", .string(word.word)), ("choices", .number(word.choices)), ("correct", .number(word.correct))])
+                    })),
+                ])),
                 ("withoutSource", .array(figures.withoutSource.map(JSON.string))),
                 ("pictures", .array(figures.pictures.map(JSON.string))),
                 ("missingPictures", .array(figures.missingPictures.map(JSON.string))),
