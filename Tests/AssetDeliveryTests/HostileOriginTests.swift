@@ -296,12 +296,13 @@ struct HostileOriginTests {
         // (device, inode, size, time) is the one recorded when it was verified.
         var status = stat()
         #expect(stat(path, &status) == 0)
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        try handle.seek(toOffset: offset)
-        let byte = try #require(try handle.read(upToCount: 1)).first ?? 0
-        try handle.seek(toOffset: offset)
-        try handle.write(contentsOf: [byte ^ 0x01])
-        try handle.close()
+        let descriptor = open(path, O_RDWR)
+        #expect(descriptor >= 0)
+        var byte: UInt8 = 0
+        #expect(pread(descriptor, &byte, 1, off_t(offset)) == 1)
+        byte ^= 0x01
+        #expect(pwrite(descriptor, &byte, 1, off_t(offset)) == 1)
+        close(descriptor)
         var times = [status.st_atim, status.st_mtim]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
         // An update of another picture copies p40 from the damaged pack, trusted: the file's
