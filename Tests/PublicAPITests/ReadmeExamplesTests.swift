@@ -1,8 +1,10 @@
 // The README's library examples, written against the public API only (no @testable import): if
 // the README's code stops compiling or working, this suite fails.
+import AssetDelivery
 import AssetLibrary
 import AssetPack
 import Foundation
+import PackTrust
 import StudyContent
 import StudyEngine
 import StudyProgress
@@ -129,5 +131,70 @@ struct ReadmeStudyExampleTests {
         // The one question, new, then again after FSRS's first learning step, within the session.
         #expect(answered == 2)
         #expect(try progress.reviews(source: "bank/driving-rules").count == 2)
+    }
+}
+
+/// The README's delivery example, through the public API only: packs published with a root of
+/// trust, installed from the repository into a device's folder for a locale's chain.
+@Suite("The README's delivery example, through the public API only")
+struct ReadmeDeliveryExampleTests {
+    /// An origin that serves a repository folder as a web server would (no ranges: every GET is
+    /// the whole file, which the installer takes as such). The README's example uses
+    /// URLSessionTransport, the default.
+    struct FolderTransport: DeliveryTransport {
+        let folder: String
+        let base: URL
+
+        func get(
+            _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64, head: @escaping @Sendable (RemoteResponse) throws -> Void,
+            receive: @escaping @Sendable (Data) throws -> Void
+        ) async throws -> RemoteResponse {
+            let relative = String(url.absoluteString.dropFirst(base.absoluteString.count))
+            guard let data = FileManager.default.contents(atPath: folder + "/" + relative) else {
+                let missing = RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
+                try head(missing)
+                return missing
+            }
+            let response = RemoteResponse(status: 200, etag: nil, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+            try head(response)
+            guard UInt64(data.count) <= limit else { throw DeliveryError(.tooMuchData, "more than \(limit) bytes", file: url.absoluteString) }
+            try receive(data)
+            return RemoteResponse(status: 200, etag: nil, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: UInt64(data.count))
+        }
+    }
+
+    @Test("publish with a root of trust; install a locale's chain into the device's folder; a store attached sees the packs")
+    func delivery() async throws {
+        let scratch = try Scratch()
+        let (base, english, russian) = try ReadmeExamplesTests.sources(in: scratch)
+        var packs: [String] = []
+        for (folder, name, locale) in [(base, "driving-base", nil), (english, "driving-en", "en"), (russian, "driving-ru", "ru")] as [(URL, String, String?)] {
+            var builder = PackBuilder(options: .init(name: name, locale: locale))
+            try builder.addDirectory(at: folder)
+            _ = try builder.write(to: scratch.url(name + ".pack"))
+            packs.append(scratch.url(name + ".pack"))
+        }
+        let key = Minisign.SecretKey.generate()
+        var root = try Root(version: 1, expires: Date().addingTimeInterval(86_400), threshold: 1, keys: [key.publicKey])
+        try root.sign(with: key)
+        _ = try Publisher.publish(packs: packs, to: scratch.url("repo"), keys: [key], version: 1, expires: Date().addingTimeInterval(3600))
+        let bundledRootBytes = Array(root.fileContents.utf8)
+        let packsFolder = scratch.url("device")
+        let repository = URL(string: "https://cdn.example.com/course/")!
+        let store = AssetStore()
+        // As in the README (with a transport that reads the repository folder):
+        let installer = try PackInstaller(
+            folder: packsFolder, repository: repository, root: try Root(fileContents: bundledRootBytes),
+            transport: FolderTransport(folder: scratch.url("repo"), base: repository))
+        await installer.attach(store)
+        let report = try await installer.makeAvailable(locales: ["ru"])
+        #expect(report.installed == ["driving-base", "driving-en (en)", "driving-ru (ru)"], "\(report)")
+        #expect(report.pending == nil && report.trustState == .firstRun)
+        for path in installer.installedPacks() { _ = try store.mount(contentsOf: URL(fileURLWithPath: path)) }
+        try store.setLocale("ru")
+        let bank = try QuestionBank.load(id: "driving-rules", from: store.currentView)
+        #expect(bank.language == "ru")
+        // Again: nothing to do, the packs' real SHA-256 is the catalog's.
+        #expect(try await installer.makeAvailable(locales: ["ru"]).unchanged.count == 3)
     }
 }
