@@ -55,6 +55,12 @@ struct DrivingBankTests {
         for position in 0..<4 {
             #expect((0.20...0.30).contains(figures.shareCorrect(at: position)), "correct at position \(position + 1): \(figures.shareCorrect(at: position))")
         }
+        // Inside every category of 20 or more questions too: each position 15-35%.
+        for category in figures.categories where category.questions >= 20 {
+            for position in 0..<4 {
+                #expect((0.15...0.35).contains(category.shareCorrect(at: position)), "\(category.id): correct at \(position + 1) in \(category.shareCorrect(at: position))")
+            }
+        }
         #expect(figures.shareCorrectIsLongest <= 0.35)
         // The cues `packtool show --stats` reports: few yes/no questions, few keys that alone start differently.
         #expect(figures.yesNoQuestions.count <= 15, "\(figures.yesNoQuestions)")
@@ -158,6 +164,17 @@ struct DrivingBankTests {
     }
 
     @Test(
+        "a test-wise learner who learns which words go with right and wrong choices gets at most 38% of the other half right, in every language; no word in 10+ choices sits on one side only",
+        arguments: ["en", "ru", "zh-Hans", "pa"])
+    func testWiseLearner(locale: String) throws {
+        let packs = try Packs()
+        let pack = locale == "en" ? packs.english : try Pack(path: packs.scratch.packReal("driving-" + locale))
+        let learner = TestWiseLearner(try packs.bank(pack))
+        #expect(learner.score <= 0.38, "\(locale): the test-wise learner gets \(learner.score) right")
+        #expect(learner.oneSidedWords.isEmpty, "\(locale): \(learner.oneSidedWords.map { "\($0.word) \($0.correct)/\($0.choices)" })")
+    }
+
+    @Test(
         "each translation holds every question with the English answer key and pictures, in its own script, with its glossary",
         arguments: [("ru", "\u{0400}"..."\u{04FF}"), ("zh-Hans", "\u{4E00}"..."\u{9FFF}"), ("pa", "\u{0A00}"..."\u{0A7F}")] as [(String, ClosedRange<Unicode.Scalar>)])
     func translation(locale: String, script: ClosedRange<Unicode.Scalar>) throws {
@@ -216,7 +233,8 @@ struct DrivingBankTests {
         let positions = (0..<4).map { String(percent(statistics.shareCorrect(at: $0))) }.joined(separator: "/")
         let stated =
             "\(statistics.questions) questions · positions \(positions)% · longest \(percent(statistics.shareCorrectIsLongest))% · "
-            + "\(statistics.yesNoQuestions.count) yes/no · \(statistics.oddOpenerQuestions.count) odd openers"
+            + "\(statistics.yesNoQuestions.count) yes/no · \(statistics.oddOpenerQuestions.count) odd openers · "
+            + "test-wise \(percent(statistics.testWise.score))%"
         #expect(row.contains(stated), "the README's \(locale) row should say: \(stated)")
     }
 }
