@@ -47,7 +47,7 @@ public enum MultipleChoiceResult: String, Sendable, Hashable, Codable, CaseItera
     }
 
     /// The FSRS rating: Good, Hard or Again.
-    public var fsrsRating: FSRSRating {
+    public var fsrsRating: CardGrade {
         switch self {
         case .rightFirstTry: .good
         case .rightAfterWrongTry: .hard
@@ -61,37 +61,37 @@ public enum MultipleChoiceResult: String, Sendable, Hashable, Codable, CaseItera
 
 extension Answer {
     /// The SM-2 grade 0–5 this answer stands for, or the error that says why there is none.
-    func sm2Grade(scheduler: String) throws(StudyEngineError) -> Int {
+    func sm2Grade(for scheduler: SchedulerKind) throws(StudyEngineError) -> Int {
         switch self {
         case .grade(let q):
             guard (0...5).contains(q) else {
-                throw StudyEngineError(.gradeOutOfRange, field: "grade", "\(scheduler) grades are 0 to 5, got \(q)")
+                throw StudyEngineError(.gradeOutOfRange, field: "grade", "\(scheduler.rawValue) grades are 0 to 5, got \(q)")
             }
             return q
         case .multipleChoice(let result):
             return result.sm2Grade
         case .right, .wrong, .incorrect:
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler) takes a grade 0 to 5 or a multiple-choice result, got \(self)")
+            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler.rawValue) takes a grade 0 to 5 or a multiple-choice result, got \(self)")
         }
     }
 
     /// The FSRS rating this answer stands for, or the error that says why there is none.
-    func fsrsRating(scheduler: String) throws(StudyEngineError) -> FSRSRating {
+    func fsrsRating(for scheduler: SchedulerKind) throws(StudyEngineError) -> CardGrade {
         switch self {
         case .grade(let g):
-            guard let rating = FSRSRating(rawValue: g) else {
-                throw StudyEngineError(.gradeOutOfRange, field: "grade", "\(scheduler) grades are 1 (Again) to 4 (Easy), got \(g)")
+            guard let rating = CardGrade(rawValue: g) else {
+                throw StudyEngineError(.gradeOutOfRange, field: "grade", "\(scheduler.rawValue) grades are 1 (Again) to 4 (Easy), got \(g)")
             }
             return rating
         case .multipleChoice(let result):
             return result.fsrsRating
         case .right, .wrong, .incorrect:
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler) takes a grade 1 to 4 or a multiple-choice result, got \(self)")
+            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler.rawValue) takes a grade 1 to 4 or a multiple-choice result, got \(self)")
         }
     }
 
     /// Right or wrong, for the binary schedulers.
-    func isRight(scheduler: String) throws(StudyEngineError) -> Bool {
+    func isRight(for scheduler: SchedulerKind) throws(StudyEngineError) -> Bool {
         switch self {
         case .right: return true
         case .wrong: return false
@@ -102,7 +102,7 @@ extension Answer {
             return false
         case .multipleChoice(let result): return result.isRight
         case .grade:
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler) takes right or wrong (or a multiple-choice result), got \(self)")
+            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler.rawValue) takes right or wrong (or a multiple-choice result), got \(self)")
         }
     }
 }

@@ -109,7 +109,7 @@ public struct AnyScheduler: Sendable {
     }
 
     /// The answer a self-graded card's four buttons (Again, Hard, Good, Easy) stand for here.
-    public func answer(forCardGrade grade: FSRSRating) -> Answer { base.answer(forCardGrade: grade) }
+    public func answer(forCardGrade grade: CardGrade) -> Answer { base.answer(forCardGrade: grade) }
 
     /// Whether `answer` counts as recalled by this scheduler.
     public func recalled(_ answer: Answer) -> Bool { base.recalled(answer) }

@@ -1,26 +1,8 @@
 import Foundation
 
-/// The four FSRS ratings.
-public enum FSRSRating: Int, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-    /// Forgotten.
-    case again = 1
-    /// Recalled with serious difficulty.
-    case hard = 2
-    /// Recalled.
-    case good = 3
-    /// Recalled easily.
-    case easy = 4
-
-    /// `Again`, `Hard`, `Good`, `Easy`.
-    public var description: String {
-        switch self {
-        case .again: "Again"
-        case .hard: "Hard"
-        case .good: "Good"
-        case .easy: "Easy"
-        }
-    }
-}
+/// FSRS's name for the four grades a self-graded card offers: Again, Hard, Good, Easy, rated
+/// 1 to 4 as FSRS's formulas take them.
+public typealias FSRSRating = CardGrade
 
 /// FSRS's 21 parameters w0…w20, checked against py-fsrs 6.3.2's bounds.
 public struct FSRSParameters: Sendable, Hashable, Codable, CustomStringConvertible {

@@ -98,7 +98,7 @@ public struct FSRSScheduler: ReviewScheduler {
 
     /// A grade 1–4 or a multiple-choice result.
     public func validate(_ answer: Answer) throws(StudyEngineError) {
-        _ = try answer.fsrsRating(scheduler: kind.rawValue)
+        _ = try answer.fsrsRating(for: kind)
     }
 
     /// The card's button is the rating.
@@ -158,7 +158,7 @@ public struct FSRSScheduler: ReviewScheduler {
         _ state: FSRSState, answer: Answer, at moment: StudyMoment, random: inout Random
     ) throws(StudyEngineError) -> Scheduled<FSRSState> {
         try validate(state)
-        let rating = try answer.fsrsRating(scheduler: kind.rawValue)
+        let rating = try answer.fsrsRating(for: kind)
         let now = moment.date
         let elapsed = state.lastReview.map { calendar.days(from: $0, to: now) }
         let (s, d) = math.update(stability: state.stability, difficulty: state.difficulty, elapsedDays: elapsed, rating: rating)

@@ -124,7 +124,7 @@ public struct HLRScheduler: ReviewScheduler {
         _ state: State, answer: Answer, at moment: StudyMoment, random: inout Random
     ) throws(StudyEngineError) -> Scheduled<State> {
         try validate(state)
-        let right = try answer.isRight(scheduler: "hlr")
+        let right = try answer.isRight(for: kind)
         var next = state
         // Counts saturate rather than overflow (a stored state may hold any integer).
         if right { next.right = state.right == Int.max ? Int.max : state.right + 1 } else { next.wrong = state.wrong == Int.max ? Int.max : state.wrong + 1 }

@@ -88,7 +88,7 @@ public struct HalfLifeScheduler: ReviewScheduler {
         _ state: State, answer: Answer, at moment: StudyMoment, random: inout Random
     ) throws(StudyEngineError) -> Scheduled<State> {
         try validate(state)
-        let right = try answer.isRight(scheduler: "half-life")
+        let right = try answer.isRight(for: kind)
         var next = state
         next.halfLifeDays = Self.nextHalfLife(state.halfLifeDays, right: right, maximum: maximumHalfLife)
         next.lastPractice = moment.date

@@ -99,7 +99,7 @@ public struct LeitnerScheduler: ReviewScheduler {
         guard !state.retired else {
             throw StudyEngineError(.itemRetired, field: "retired", "leitner: the item was retired after level 7 and is not reviewed again")
         }
-        let right = try answer.isRight(scheduler: "leitner")
+        let right = try answer.isRight(for: kind)
         guard let day = moment.sessionDay else {
             throw StudyEngineError(.missingSessionDay, field: "sessionDay", "the session-calendar leitner scheduler needs the deck's session day")
         }
@@ -177,7 +177,7 @@ public struct WallClockLeitnerScheduler: ReviewScheduler {
         guard !state.retired else {
             throw StudyEngineError(.itemRetired, field: "retired", "leitner-wallclock: the item was retired after box 7 and is not reviewed again")
         }
-        let right = try answer.isRight(scheduler: "leitner-wallclock")
+        let right = try answer.isRight(for: kind)
         var next = state
         next.lastReview = moment.date
         if right && state.box == LeitnerScheduler.levels {

@@ -39,7 +39,7 @@ public protocol ReviewScheduler: Sendable {
 
     /// The answer a self-graded card's four buttons (Again, Hard, Good, Easy) stand for. The
     /// default: Again is wrong, the others right.
-    func answer(forCardGrade grade: FSRSRating) -> Answer
+    func answer(forCardGrade grade: CardGrade) -> Answer
 
     /// Whether `answer` counts as recalled, for retention figures and lapses. The default: a
     /// grade above 1 (Again), right, a multiple-choice answer right on any try.
@@ -56,11 +56,11 @@ extension ReviewScheduler {
         if case .incorrect = answer {
             throw StudyEngineError(.answerNotAccepted, field: "answer", "\(kind.rawValue) takes right or wrong; counts of wrong answers are for the staged scheduler")
         }
-        _ = try answer.isRight(scheduler: kind.rawValue)
+        _ = try answer.isRight(for: kind)
     }
 
     /// Again is wrong; Hard, Good and Easy are right.
-    public func answer(forCardGrade grade: FSRSRating) -> Answer {
+    public func answer(forCardGrade grade: CardGrade) -> Answer {
         grade == .again ? .wrong : .right
     }
 

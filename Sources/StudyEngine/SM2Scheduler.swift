@@ -81,11 +81,11 @@ public struct SM2Scheduler: ReviewScheduler {
 
     /// A grade 0–5 or a multiple-choice result.
     public func validate(_ answer: Answer) throws(StudyEngineError) {
-        _ = try answer.sm2Grade(scheduler: kind.rawValue)
+        _ = try answer.sm2Grade(for: kind)
     }
 
     /// Again, Hard, Good, Easy as q = 1, 3, 4, 5.
-    public func answer(forCardGrade grade: FSRSRating) -> Answer {
+    public func answer(forCardGrade grade: CardGrade) -> Answer {
         .grade([1, 3, 4, 5][grade.rawValue - 1])
     }
 
@@ -155,7 +155,7 @@ public struct SM2Scheduler: ReviewScheduler {
         _ state: State, answer: Answer, at moment: StudyMoment, random: inout Random
     ) throws(StudyEngineError) -> Scheduled<State> {
         try validate(state)
-        let q = try answer.sm2Grade(scheduler: "sm2")
+        let q = try answer.sm2Grade(for: kind)
         let now = moment.date
         var next = state
 

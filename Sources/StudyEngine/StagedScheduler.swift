@@ -70,8 +70,8 @@ public struct StagedScheduler: ReviewScheduler {
     /// Right, wrong, a count of wrong answers (at least 1) or a multiple-choice result.
     public func validate(_ answer: Answer) throws(StudyEngineError) {
         switch answer {
-        case .grade: _ = try answer.isRight(scheduler: kind.rawValue)
-        case .incorrect(let count) where count < 1: _ = try answer.isRight(scheduler: kind.rawValue)
+        case .grade: _ = try answer.isRight(for: kind)
+        case .incorrect(let count) where count < 1: _ = try answer.isRight(for: kind)
         default: break
         }
     }
@@ -124,7 +124,7 @@ public struct StagedScheduler: ReviewScheduler {
         case .multipleChoice(let result):
             return result == .rightFirstTry ? 0 : 1
         default:
-            return try answer.isRight(scheduler: "staged") ? 0 : 1
+            return try answer.isRight(for: kind) ? 0 : 1
         }
     }
 

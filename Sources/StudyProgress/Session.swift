@@ -240,7 +240,7 @@ public final class StudySession {
     /// scheduler makes of it (`ReviewScheduler/answer(forCardGrade:)`), and moves on
     /// as ``answer(_:duration:at:)`` does. The item's row is read once, in the answer's transaction.
     @discardableResult
-    public func answer(cardGrade grade: FSRSRating, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
+    public func answer(cardGrade grade: CardGrade, duration: TimeInterval = 0, at moment: Date) throws(ProgressError) -> ReviewRecord {
         try answer(duration: duration, at: moment) { $0.answer(forCardGrade: grade) }
     }
 

@@ -109,7 +109,7 @@ struct SessionCommand: ParsableCommand {
             // A question's result is the answer; a card's button becomes one in the answer's
             // transaction, by the scheduler of the item's stored state.
             var answer: Answer?
-            var cardGrade: FSRSRating?
+            var cardGrade: CardGrade?
             switch item.content {
             case .question(let question):
                 let order = noShuffle
@@ -130,7 +130,7 @@ struct SessionCommand: ParsableCommand {
                 }
                 guard case .graded(let grade) = result else { continue }
                 if grade >= 3 { firstTry += 1 }
-                cardGrade = FSRSRating(rawValue: grade)
+                cardGrade = CardGrade(rawValue: grade)
             }
             clock = fixedClock ? clock.addingTimeInterval(10) : Date()
             let record: ReviewRecord
