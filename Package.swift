@@ -99,7 +99,7 @@ let package = Package(
             path: "Sources/AssetPackPlugin"
         ),
         // What every test target shares: temporary folders, a process runner, seeded bytes.
-        .target(name: "TestSupport", dependencies: ["AssetPack", "StudyEngine"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AssetPack"], path: "Tests/TestSupport"),
         .testTarget(
             name: "AssetPackTests", dependencies: ["AssetPack", "TestSupport", "CAssetPackZip", "CAssetPackZlib", "packtool"]),
         .testTarget(name: "AssetLibraryTests", dependencies: ["AssetLibrary", "AssetPack", "TestSupport"]),
@@ -131,7 +131,7 @@ let package = Package(
         .target(
             name: "StudyProgress",
             dependencies: [
-                "StudyEngine", "StudyContent", "AssetLibrary", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system"),
+                "StudyEngine", "StudyContent", "ErrorReporting", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),
@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "StudyProgressTests",
             dependencies: [
-                "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "StudyStrings", "AssetLibrary", "AssetPack", "study", "packtool",
+                "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "StudyStrings", "AssetPack", "study", "packtool",
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]

@@ -2,7 +2,6 @@
 // process runner, deterministic bytes. One copy, shared by all test targets.
 import AssetPack
 import Foundation
-import StudyEngine
 import Testing
 
 /// A fresh temporary folder, removed when the value is deinitialized.
@@ -187,13 +186,24 @@ public func readTree(_ folder: String) throws -> [String: [UInt8]] {
 /// The whole file.
 public func fileBytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
-/// Deterministic pseudo-random bytes, so fixtures are the same on every run: the engine's one
-/// SplitMix64 generator, seeded by `state`.
-public typealias SeededBytes = SplitMix64
+/// Deterministic pseudo-random bytes, so fixtures are the same on every run: SplitMix64
+/// (Steele, Lea and Flood), seeded by `state`. The test helpers' own, so that a test target
+/// links no engine it does not test.
+public struct SeededBytes: RandomNumberGenerator, Sendable {
+    /// The generator's whole state; it advances by a fixed odd constant per draw.
+    public var state: UInt64
 
-extension SplitMix64 {
-    /// A generator whose state starts at `state` (the same as `init(seed:)`).
-    public init(state: UInt64) { self.init(seed: state) }
+    /// A generator whose state starts at `state`.
+    public init(state: UInt64) { self.state = state }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 
     /// `count` bytes: each draw's eight bytes in memory order.
     public mutating func bytes(_ count: Int) -> [UInt8] {
