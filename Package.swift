@@ -123,8 +123,8 @@ let package = Package(
         ),
         // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.
         .target(name: "StudyEngine", dependencies: ["ErrorReporting"]),
-        // Research equipment no app calls: review-log evaluation, training, simulation. Used by the
-        // study CLI, the benchmark and the tests; not a product.
+        // Research equipment no app calls: review-log evaluation, training, simulation. A product
+        // only so that the benchmarks' package can use it; the study CLI and the tests use it too.
         .target(name: "StudyResearch", dependencies: ["StudyEngine", "StudyContent"]),
         // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn
         // from a deck or bank of the mounted packs.
@@ -151,8 +151,14 @@ let package = Package(
         ),
         .testTarget(
             name: "StudyEngineTests",
-            dependencies: ["StudyEngine", "StudyResearch", "study", "TestSupport"],
-            exclude: ["Fixtures", "fsrs_oracle.py"]
+            dependencies: ["StudyEngine", "study", "TestSupport"],
+            exclude: ["fsrs_oracle.py"]
+        ),
+        // Review-log evaluation, training and simulation, on the real review log.
+        .testTarget(
+            name: "StudyResearchTests",
+            dependencies: ["StudyResearch", "StudyEngine", "study", "TestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "StudyProgressTests",

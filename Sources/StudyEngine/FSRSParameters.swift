@@ -23,16 +23,16 @@ public struct FSRSParameters: Sendable, Hashable, Codable, CustomStringConvertib
     ])
 
     /// The smallest stability (days).
-    public static let minimumStability = 0.001
+    package static let minimumStability = 0.001
 
     /// py-fsrs 6.3.2's lower bound of each parameter.
-    public static let lowerBounds: [Double] = [
+    package static let lowerBounds: [Double] = [
         0.001, 0.001, 0.001, 0.001, 1.0, 0.001, 0.001, 0.001, 0.0, 0.0,
         0.001, 0.001, 0.001, 0.001, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.1,
     ]
 
     /// py-fsrs 6.3.2's upper bound of each parameter.
-    public static let upperBounds: [Double] = [
+    package static let upperBounds: [Double] = [
         100.0, 100.0, 100.0, 100.0, 10.0, 4.0, 4.0, 0.75, 4.5, 0.8,
         3.5, 5.0, 0.25, 0.9, 4.0, 1.0, 6.0, 2.0, 2.0, 0.8, 0.8,
     ]

@@ -295,7 +295,7 @@ public struct FSRSState: SchedulerState {
 }
 
 /// Anki's interval fuzz (rslib `scheduler/states/fuzz.rs`), used by py-fsrs with the same ranges.
-public enum FSRSFuzz {
+package enum FSRSFuzz {
     /// (start, end, factor) of the ranges that widen the fuzz.
     static let ranges: [(start: Double, end: Double, factor: Double)] = [
         (2.5, 7, 0.15), (7, 20, 0.1), (20, .infinity, 0.05),
@@ -303,7 +303,7 @@ public enum FSRSFuzz {
 
     /// The fuzz in days either side of `interval`: none below 2.5 days, else
     /// 1 + 0.15·(days in 2.5–7) + 0.10·(days in 7–20) + 0.05·(days above 20).
-    public static func delta(_ interval: Double) -> Double {
+    package static func delta(_ interval: Double) -> Double {
         guard interval >= 2.5 else { return 0 }
         return ranges.reduce(1.0) { $0 + $1.factor * max(0, min(interval, $1.end) - $1.start) }
     }
@@ -316,7 +316,7 @@ public enum FSRSFuzz {
 
     /// The whole-day range [lower, upper] the fuzzed interval is drawn from, within
     /// [minimum, maximum]; widened to two days when it collapses to one above 2 days.
-    public static func bounds(_ interval: Double, minimum: Int, maximum: Int) -> (lower: Int, upper: Int) {
+    package static func bounds(_ interval: Double, minimum: Int, maximum: Int) -> (lower: Int, upper: Int) {
         let minimum = min(minimum, maximum)
         let clampedInterval = min(Double(maximum), max(Double(minimum), interval))
         let delta = delta(clampedInterval)
@@ -329,7 +329,7 @@ public enum FSRSFuzz {
     }
 
     /// The fuzzed interval for a random `factor` in [0, 1): ⌊lower + factor·(1 + upper − lower)⌋.
-    public static func fuzzed(_ interval: Double, factor: Double, minimum: Int, maximum: Int) -> Int {
+    package static func fuzzed(_ interval: Double, factor: Double, minimum: Int, maximum: Int) -> Int {
         let (lower, upper) = bounds(interval, minimum: minimum, maximum: maximum)
         let value = (Double(lower) + factor * Double(1 + upper - lower)).rounded(.down)
         return min(upper, max(lower, Int(value)))

@@ -32,19 +32,19 @@ public struct HLRWeights: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// Half-life regression (Settles and Meeder, ACL 2016): ĥ = 2^(Θ·x), p̂ = 2^(−Δ/ĥ).
-public enum HLRModel {
+package enum HLRModel {
     /// The shortest half-life: 15 minutes, in days.
-    public static let minimumHalfLife = 15.0 / (24 * 60)
+    package static let minimumHalfLife = 15.0 / (24 * 60)
     /// The longest half-life: 274 days.
-    public static let maximumHalfLife = 274.0
+    package static let maximumHalfLife = 274.0
 
     /// The features x = (√(1+right), √(1+wrong), 1).
-    public static func features(right: Int, wrong: Int) -> (Double, Double, Double) {
+    package static func features(right: Int, wrong: Int) -> (Double, Double, Double) {
         ((1 + Double(max(0, right))).squareRoot(), (1 + Double(max(0, wrong))).squareRoot(), 1)
     }
 
     /// ĥ = 2^(Θ·x) in days, clipped to [15 minutes, 274 days].
-    public static func halfLife(right: Int, wrong: Int, weights: HLRWeights) -> Double {
+    package static func halfLife(right: Int, wrong: Int, weights: HLRWeights) -> Double {
         let x = features(right: right, wrong: wrong)
         let h = exp2(weights.right * x.0 + weights.wrong * x.1 + weights.bias * x.2)
         return min(maximumHalfLife, max(minimumHalfLife, h.isNaN ? minimumHalfLife : h))

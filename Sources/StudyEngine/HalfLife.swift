@@ -1,15 +1,15 @@
 import Foundation
 
 /// The recall curve both half-life models share: p = 2^(−Δ/h), clipped to [0.0001, 0.9999].
-public enum HalfLifeCurve {
+package enum HalfLifeCurve {
     /// The lowest probability the models give (Settles and Meeder's clip).
-    public static let minimumRecall = 0.0001
+    package static let minimumRecall = 0.0001
     /// The highest probability the models give.
-    public static let maximumRecall = 0.9999
+    package static let maximumRecall = 0.9999
 
     /// p = 2^(−Δ/h) for Δ days since the last practice and half-life h days, clipped; a
     /// half-life of 0 (or less) gives the minimum.
-    public static func recall(elapsedDays: Double, halfLifeDays: Double) -> Double {
+    package static func recall(elapsedDays: Double, halfLifeDays: Double) -> Double {
         guard halfLifeDays > 0 else { return minimumRecall }
         let p = exp2(-max(0, elapsedDays) / halfLifeDays)
         return min(maximumRecall, max(minimumRecall, p))
@@ -78,7 +78,7 @@ public struct HalfLifeScheduler: ReviewScheduler {
     }
 
     /// The seed app's update: wrong → 0, right → 2h (or 1); due h calendar days later.
-    public static func nextHalfLife(_ h: Int, right: Bool, maximum: Int) -> Int {
+    package static func nextHalfLife(_ h: Int, right: Bool, maximum: Int) -> Int {
         guard right else { return 0 }
         return h == 0 ? 1 : min(maximum, h * 2)
     }

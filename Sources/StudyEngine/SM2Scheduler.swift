@@ -121,7 +121,7 @@ public struct SM2Scheduler: ReviewScheduler {
     }
 
     /// EF change for grade `q`, in hundredths: 100 × (0.1 − (5−q)(0.08 + (5−q)·0.02)).
-    public static func easinessChange(grade q: Int) -> Int {
+    package static func easinessChange(grade q: Int) -> Int {
         let miss = 5 - q
         return 10 - miss * (8 + miss * 2)
     }
@@ -129,7 +129,7 @@ public struct SM2Scheduler: ReviewScheduler {
     /// One graded SM-2 step on (n, EF, I): the arithmetic of the algorithm without dates.
     ///
     /// Returns the new n, EF (hundredths) and interval in days (0 after a lapse). `q` must be 0–5.
-    public static func step(
+    package static func step(
         repetitions: Int, easinessHundredths: Int, intervalDays: Int, grade q: Int,
         lapsePolicy: LapsePolicy = .keepEasiness, maximumInterval: Int = 36_500
     ) -> (repetitions: Int, easinessHundredths: Int, intervalDays: Int) {

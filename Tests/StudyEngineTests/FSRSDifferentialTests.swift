@@ -1,6 +1,5 @@
 import Foundation
 import StudyEngine
-import StudyResearch
 import TestSupport
 import Testing
 
@@ -105,10 +104,15 @@ struct FSRSDifferentialTests {
         #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     }
 
-    @Test("trained parameters too: a sequence set replayed with the trained FSRS-6 matches py-fsrs given the same parameters")
-    func matchesWithTrainedParameters() throws {
-        let log = try Fixture.log.get()
-        let trained = FSRSTrainer().train(Evaluator.fsrsTrainingCards(log, before: log.entries.count)).parameters
+    @Test("other parameters too: a sequence set replayed with parameters far from the defaults matches py-fsrs given the same ones")
+    func matchesWithOtherParameters() throws {
+        // Each default moved a third of the way to a bound (up for even indices, down for odd),
+        // as training moves them; StudyResearchTests trains on the real log.
+        let moved = FSRSParameters.fsrs6Defaults.values.enumerated().map { index, value in
+            let bound = index % 2 == 0 ? FSRSParameters.upperBounds[index] : FSRSParameters.lowerBounds[index]
+            return value + (bound - value) / 3
+        }
+        let trained = try FSRSParameters(moved)
         let sequences = try Self.sequences(count: 200, seed: 7)
         guard let response = try Self.oracle(Request(parameters: trained.values, sequences: sequences)) else { return }
         let scheduler = try FSRSScheduler(FSRSScheduler.Configuration(parameters: trained, fuzz: false), calendar: .elapsed24Hours)

@@ -1,6 +1,5 @@
 import Foundation
 import StudyEngine
-import StudyResearch
 import TestSupport
 import Testing
 
@@ -9,17 +8,11 @@ enum Fixture {
     /// The package's root folder (two levels above this file's folder).
     static let root = Repository.root
 
-    /// The 12,580-review log (py-fsrs's fixture, copied from ../shared/data).
-    static let reviewLog = root + "/Tests/StudyEngineTests/Fixtures/review-log-12k.csv"
-
     /// The FSRS oracle script.
     static let oracle = root + "/Tests/StudyEngineTests/fsrs_oracle.py"
 
     /// The virtual environment's python with py-fsrs 6.3.2 (made by Scripts/setup).
     static let python = root + "/.build-venv/bin/python"
-
-    /// The log, read once (tests call `try Fixture.log.get()`).
-    static let log = Result { () throws(StudyEngineError) -> ReviewLog in try ReviewLog(contentsOfFile: reviewLog) }
 }
 
 /// `2022-11-29 12:30` UTC and friends.

@@ -9,7 +9,7 @@ import StudyEngine
 import StudyResearch
 
 struct Options {
-    var log = "Tests/StudyEngineTests/Fixtures/review-log-12k.csv"
+    var log = "Tests/StudyResearchTests/Fixtures/review-log-12k.csv"
     var python = ".build-venv/bin/python"
     var oracle = "Tests/StudyEngineTests/fsrs_oracle.py"
     var study = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("study").path

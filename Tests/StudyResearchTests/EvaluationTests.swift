@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Evaluation on the 12k review log (ENGINE.md's protocol)")
 struct EvaluationTests {
-    static let report: Result<EvaluationReport, StudyEngineError> = Fixture.log.map { Evaluator.evaluate($0) }
+    static let report: Result<EvaluationReport, StudyEngineError> = Research.log.map { Evaluator.evaluate($0) }
 
     func row(_ rows: [EvaluationRow], _ model: String) throws -> RecallMetrics {
         try #require(rows.first { $0.model == model }?.metrics, "no row \(model)")
@@ -65,7 +65,7 @@ struct EvaluationTests {
 
     @Test("only the first 90% trains: changing a rating in the last 10% leaves the trained parameters as they were")
     func noPeeking() throws {
-        let log = try Fixture.log.get()
+        let log = try Research.log.get()
         var entries = log.entries
         let last = entries.count - 1
         entries[last].rating = entries[last].rating == .again ? .easy : .again

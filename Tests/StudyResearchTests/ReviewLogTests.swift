@@ -11,7 +11,7 @@ struct ReviewLogTests {
 
     @Test("the fixture has 12,580 reviews of 1,205 cards in time order")
     func fixture() throws {
-        let log = try Fixture.log.get()
+        let log = try Research.log.get()
         #expect(log.entries.count == 12_580)
         #expect(log.cards.count == 1_205)
         #expect(log.entries.first?.cardID == "1711684180217")
