@@ -304,6 +304,34 @@ struct HostileOriginTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: course.scratch.url("installed/.partial")).isEmpty)
     }
 
+    @Test("symbolic links planted at .partial or at a partial file are never followed: nothing outside the folder is deleted or written, and the install works")
+    func plantedLinks() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        let fileManager = FileManager.default
+        try course.scratch.write("outside/keep.txt", "a file of the user's, outside the install folder")
+        try course.scratch.write("outside/target.txt", "another one")
+        let before = try course.scratch.tree("outside")
+        // The work folder is a link to a folder of the user's: its files are not stale partials.
+        try fileManager.removeItem(atPath: course.scratch.url("installed/.partial"))
+        try fileManager.createSymbolicLink(atPath: course.scratch.url("installed/.partial"), withDestinationPath: course.scratch.url("outside"))
+        try await installer.makeAvailable(locales: ["en"])
+        #expect(try course.scratch.tree("outside") == before)
+        try course.expectInstalled(version: 1)
+        // A link at the partial file of a pack to fetch: not written through, and no wedge.
+        try course.scratch.write("src/base/Images/p3.png", seeded(3, 3_333))
+        try course.publish()
+        let entry = try #require(try course.currentCatalog().packs.first { $0.locale == nil })
+        try fileManager.createSymbolicLink(
+            atPath: course.scratch.url("installed/.partial/\(entry.sha256.hex).partial"), withDestinationPath: course.scratch.url("outside/target.txt"))
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.updated == ["course"], "\(report)")
+        #expect(try course.scratch.tree("outside") == before)
+        try course.expectInstalled(version: 2)
+    }
+
     @Test("an edge that serves every mix of old and new objects delays an update, never fails it; the installed packs are always one catalog's, whole")
     func cdnMixes() async throws {
         var course = try Course()

@@ -166,6 +166,13 @@ public actor PackInstaller {
         let update = CatalogUpdate(
             repository: repository, transport: transport, verifier: verifier, statePath: folder + "/state.json", counters: counters)
         var target = try await update.resolve(started: started)
+        // The work folder must be the installer's own: a symbolic link planted there would make
+        // the partial files (and the clean-up of stale ones) another folder's.
+        do {
+            try FileSystem.makeOwnFolder(folder + "/.partial")
+        } catch {
+            throw DeliveryError.fileSystem(error)
+        }
         var installed = InstalledPacks(folder: folder)
         defer { installed.save() }
         var prepared: [(Catalog.Entry, PackDownload, DownloadResult, replacing: Bool)] = []
