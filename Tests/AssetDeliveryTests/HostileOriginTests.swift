@@ -292,6 +292,19 @@ struct HostileOriginTests {
         #expect(try course.installedFiles().isEmpty)
     }
 
+    @Test("a deadline that is not a number of seconds above 0 (NaN, 0, -1) leaves no time: a timeout, never a trap", arguments: [Double.nan, 0, -1])
+    func oddDeadlines(deadline: Double) async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        origin.misbehave([.trickle(seconds: 0.2)])
+        let installer = try PackInstaller(
+            folder: course.scratch.url("installed"), repository: origin.base, root: course.root, transport: origin, deadline: deadline)
+        let error = await #expect(throws: DeliveryError.self) { try await installer.makeAvailable(locales: ["en"]) }
+        #expect(error?.code == .timeout, "\(String(describing: error))")
+        _ = URLSessionTransport(stallTimeout: deadline)
+    }
+
     @Test("stale partial files of packs no longer wanted are removed")
     func stalePartials() async throws {
         var course = try Course()

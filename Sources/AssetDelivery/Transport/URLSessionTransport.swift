@@ -14,8 +14,10 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
     private let session: URLSession
     private let router: Router
 
-    /// A transport whose requests fail after `stallTimeout` seconds without data.
+    /// A transport whose requests fail after `stallTimeout` seconds without data (15 when it
+    /// is not a number of seconds above 0).
     public init(stallTimeout: TimeInterval = 15) {
+        let stallTimeout = stallTimeout.isFinite && stallTimeout > 0 ? stallTimeout : 15
         self.stallTimeout = stallTimeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = stallTimeout
