@@ -292,6 +292,36 @@ struct HostileOriginTests {
         #expect(try course.installedFiles().isEmpty)
     }
 
+    @Test("an origin that makes a download start over twice, then answers a range with the whole file, gets nothing unverified installed")
+    func wholeFileOnTheLastAttempt() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        try course.scratch.write("src/base/Images/p10.png", seeded(10, 50_000))
+        try course.scratch.write("src/base/Images/p90.png", seeded(90, 70_000))
+        try course.publish()
+        // Two starts over (another file length), then on the last attempt the tail as it is
+        // and a 200 to the first range of entries.
+        origin.misbehave([.wrongLength(times: 2), .wholeAfter(requests: 3)])
+        do {
+            let report = try await installer.makeAvailable(locales: ["en"])
+            #expect(report.catalogVersion == 2, "\(report)")
+        } catch {
+            #expect(error.code != .fileSystem, "\(error)")
+        }
+        // Whatever happened, what is installed is one catalog's, whole and verified.
+        let installed = EntryHash.of(try course.installed(nil))
+        let old = try Catalog(fileContents: try course.scratch.bytes("repo/" + RepositoryLayout.catalog(1)))
+        let new = try course.currentCatalog()
+        let published = [old, new].compactMap { $0.packs.first { $0.locale == nil }?.sha256 }
+        #expect(published.contains(installed), "an installed file that is no catalog's: \(installed.hex)")
+        origin.misbehave([])
+        try await installer.makeAvailable(locales: ["en"])
+        try course.expectInstalled(version: 2)
+    }
+
     @Test("a deadline that is not a number of seconds above 0 (NaN, 0, -1) leaves no time: a timeout, never a trap", arguments: [Double.nan, 0, -1])
     func oddDeadlines(deadline: Double) async throws {
         var course = try Course()

@@ -57,24 +57,32 @@ struct PackDownload {
     /// got it yet. The update waits; it does not fail.
     struct NotServed: Error { let status: Int }
 
+    /// Downloads and verifies the file: it returns only once the partial file has the
+    /// catalog's SHA-256 (`finish` passed). A file that
+    /// must start over does so at most twice; an origin that answers a range with the whole
+    /// file switches the download to whole files once, at any attempt (which is never a
+    /// success by itself: the whole file is then fetched and verified).
     func run() async throws -> DownloadResult {
         let counters = Counters()
         var whole = false
-        for attempt in 0..<3 {
+        var restarts = 0
+        while true {
             do {
                 if whole {
                     try await downloadWhole(counters)
                 } else {
-                    try await downloadByRanges(counters, fresh: attempt > 0)
+                    try await downloadByRanges(counters, fresh: restarts > 0)
                 }
                 return counters.value
             } catch let restart as Restart {
-                if attempt == 2 { throw DeliveryError(.corruptDownload, restart.reason, file: url.absoluteString, item: label) }
+                restarts += 1
+                if restarts == 3 { throw DeliveryError(.corruptDownload, restart.reason, file: url.absoluteString, item: label) }
             } catch is WholeFileServed {
+                // downloadWhole never throws this: the switch happens once.
+                guard !whole else { throw DeliveryError(.corruptDownload, "the origin answered a request for the whole file with a part", file: url.absoluteString, item: label) }
                 whole = true
             }
         }
-        return counters.value
     }
 
     // MARK: - Ranges
