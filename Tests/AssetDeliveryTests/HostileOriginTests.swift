@@ -292,6 +292,39 @@ struct HostileOriginTests {
         #expect(try course.installedFiles().isEmpty)
     }
 
+    @Test("a key rotation seen through an edge that has the new pointer and catalog but not the new root yet: the update waits, it does not fail")
+    func rotationWithoutTheRootYet() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        // Root 2 rotates the key; catalog 2 is signed by the new key only.
+        let fresh = Minisign.SecretKey.generate()
+        var root2 = try Root(version: 2, expires: Date().addingTimeInterval(86_400 * 30), threshold: 1, keys: [fresh.publicKey])
+        try root2.sign(with: course.key)
+        try root2.sign(with: fresh)
+        try course.scratch.write("repo/" + RepositoryLayout.root(2), root2.fileContents)
+        try course.scratch.write("src/base/Images/p2.png", seeded(2, 4_000))
+        var packs: [String] = []
+        for (folder, locale) in [("base", nil), ("en", "en"), ("ru", "ru"), ("zh-Hans", "zh-Hans")] as [(String, String?)] {
+            var builder = PackBuilder(options: .init(name: "course", locale: locale))
+            try builder.addDirectory(atPath: course.scratch.url("src/" + folder))
+            try builder.write(to: course.scratch.url("built/\(folder).pack"))
+            packs.append(course.scratch.url("built/\(folder).pack"))
+        }
+        _ = try Publisher.publish(packs: packs, to: course.repository, keys: [fresh], version: 2, expires: Date().addingTimeInterval(86_400))
+        #expect(try LatestPointer(fileContents: try course.scratch.bytes("repo/" + RepositoryLayout.latest)).rootVersion == 2)
+        // The edge has everything new but the root.
+        origin.misbehave([.hide([RepositoryLayout.root(2)])])
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.catalogVersion == 1 && report.pending != nil, "\(report)")
+        try course.expectInstalled(version: 1)
+        origin.misbehave([])
+        #expect(try await installer.makeAvailable(locales: ["en"]).catalogVersion == 2)
+        try course.expectInstalled(version: 2)
+    }
+
     @Test("an origin that makes a download start over twice, then answers a range with the whole file, gets nothing unverified installed")
     func wholeFileOnTheLastAttempt() async throws {
         var course = try Course()
