@@ -325,6 +325,30 @@ struct HostileOriginTests {
         try course.expectInstalled(version: 2)
     }
 
+    @Test("a signed pack whose local headers the client cannot make again (not the builder's layout) is fetched whole, not refused for ever")
+    func nonCanonicalPack() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        // Another tool's pack: the first local header's DOS time differs from the central
+        // directory's (the tail, the index and every entry's bytes are the same), signed.
+        let catalog = try course.currentCatalog()
+        let entry = try #require(catalog.packs.first { $0.locale == nil })
+        var bytes = try course.scratch.bytes("repo/" + entry.path)
+        #expect(bytes[0] == 0x50 && bytes[1] == 0x4B && bytes[2] == 3)
+        bytes[10] ^= 0x01
+        var changed = entry
+        changed.sha256 = EntryHash.of(bytes)
+        changed.path = RepositoryLayout.pack(changed.sha256)
+        try course.scratch.write("repo/" + changed.path, bytes)
+        try course.writeSigned(Catalog(version: 2, expires: catalog.expires, packs: catalog.packs.map { $0.locale == nil ? changed : $0 }), key: course.key)
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.updated == ["course"] && report.wholeFiles, "\(report)")
+        #expect(try course.installed(nil) == bytes)
+    }
+
     @Test("an origin that makes a download start over twice, then answers a range with the whole file, gets nothing unverified installed")
     func wholeFileOnTheLastAttempt() async throws {
         var course = try Course()

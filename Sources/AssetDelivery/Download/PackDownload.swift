@@ -99,7 +99,7 @@ struct PackDownload {
         let tail = entry.tailOffset..<entry.size
         for range in journal.missing([tail]) {
             let outcome = try await stream(range, into: file, journal: journal, counters: counters, wholeWelcome: !resuming) { _ in }
-            if outcome == .wholeFile { return try await finish(file, journal: journal, resumed: false, fetched: [], counters: counters) }
+            if outcome == .wholeFile { return try await finish(file, journal: journal, resumed: false, fetched: [], built: false, counters: counters) }
         }
         let layout: PackLayout
         do {
@@ -149,7 +149,7 @@ struct PackDownload {
             for _ in 0..<Self.concurrency { launch() }
             while try await group.next() != nil { launch() }
         }
-        try await finish(file, journal: journal, resumed: resuming, fetched: plan.fetched, counters: counters)
+        try await finish(file, journal: journal, resumed: resuming, fetched: plan.fetched, built: true, counters: counters)
     }
 
     // MARK: - The whole file
@@ -163,15 +163,18 @@ struct PackDownload {
         try journal.create(etag: nil)
         let outcome = try await stream(nil, into: file, journal: journal, counters: counters, wholeWelcome: true) { _ in }
         guard outcome == .wholeFile else { throw Restart(reason: "the origin answered a request for the whole file with a part") }
-        try await finish(file, journal: journal, resumed: false, fetched: [], counters: counters)
+        try await finish(file, journal: journal, resumed: false, fetched: [], built: false, counters: counters)
     }
 
     // MARK: - Verify and install
 
     /// Syncs the file and holds it to the catalog's SHA-256; when it differs, names the first
-    /// fetched entry whose bytes are not the published ones.
+    /// fetched entry whose bytes are not the published ones. A file `built` from ranges whose
+    /// fetched entries are all right but whose whole differs was laid out otherwise than the
+    /// builder lays out a pack (headers made again differ: another tool's pack, signed all the
+    /// same): it is fetched whole instead (``WholeFileServed``), and verified again.
     private func finish(
-        _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], counters: Counters
+        _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], built: Bool, counters: Counters
     ) async throws {
         try Task.checkCancellation()
         do {
@@ -195,8 +198,9 @@ struct PackDownload {
                     file: url.absoluteString, item: label)
             }
         }
+        if built { throw WholeFileServed() }
         throw DeliveryError(
-            .corruptDownload, "the file built has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", file: url.absoluteString,
+            .corruptDownload, "the file has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", file: url.absoluteString,
             item: label)
     }
 
