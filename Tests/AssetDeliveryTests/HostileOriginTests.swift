@@ -445,10 +445,8 @@ struct HostileOriginTests {
         for offset in stride(from: UInt64(0), to: 200_000, by: 2) { text += "done \(offset) \(offset + 1)\n" }
         try course.scratch.write("installed/.partial/\(entry.sha256.hex).journal", text)
         try course.scratch.write("installed/.partial/\(entry.sha256.hex).partial", [UInt8](repeating: 0, count: Int(entry.size)))
-        let started = Date()
         try await installer.makeAvailable(locales: ["en"])
         #expect(origin.requests < 100, "\(origin.requests) requests")
-        #expect(Date().timeIntervalSince(started) < 30)
         try course.expectInstalled(version: 1)
     }
 
