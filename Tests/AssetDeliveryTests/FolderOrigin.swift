@@ -25,6 +25,12 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         case dropRequests(suffix: String)
         /// Wait this long before each 64 KiB of a body (an origin that trickles).
         case trickle(seconds: Double)
+        /// The first `times` range requests for a pack file are answered with a file length one
+        /// byte longer than the file's (the client starts that file over).
+        case wrongLength(times: Int)
+        /// Range requests for a pack file after the first `requests` are answered with the
+        /// whole file (a 200), as an origin that stops honouring ranges.
+        case wholeAfter(requests: Int)
     }
 
     let base: URL
@@ -35,6 +41,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
     private(set) var requests = 0
     private var budget: UInt64?
     private var etagSalt = 0
+    private var packRanges = 0
 
     init(folder: String, base: URL = URL(string: "http://origin.test/repo/")!) {
         self.folder = folder
@@ -45,6 +52,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         lock.withLock {
             misbehaviours = list
             budget = nil
+            packRanges = 0
             for case .dropAfter(let bytes) in list { budget = bytes }
         }
     }
@@ -64,10 +72,11 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
     ) async throws -> RemoteResponse {
         let relative = String(url.absoluteString.dropFirst(base.absoluteString.count))
         let path = folder + "/" + relative
-        let (list, salt) = lock.withLock { () -> ([Misbehaviour], Int) in
+        let (list, salt, packRange) = lock.withLock { () -> ([Misbehaviour], Int, Int) in
             requests += 1
             etagSalt += 1
-            return (misbehaviours, etagSalt)
+            if range != nil, relative.hasSuffix(".pack") { packRanges += 1 }
+            return (misbehaviours, etagSalt, packRanges)
         }
         var hidden = false
         var served: [UInt8]?
@@ -94,7 +103,14 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         var body = data
         var status = 200
         var first: UInt64 = 0
-        let honours = !list.contains { if case .ignoreRanges = $0 { return true } else { return false } }
+        var honours = !list.contains { if case .ignoreRanges = $0 { return true } else { return false } }
+        var lengthShift: UInt64 = 0
+        if range != nil, relative.hasSuffix(".pack") {
+            for item in list {
+                if case .wholeAfter(let count) = item, packRange > count { honours = false }
+                if case .wrongLength(let times) = item, packRange <= times { lengthShift = 1 }
+            }
+        }
         // The whole file where a range was asked (a server that ignores ranges, or an If-Range
         // that no longer matches): a 200 with every byte, as a web server sends it.
         if let range, honours, ifRange == nil || ifRange == etag {
@@ -107,7 +123,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
             status = 206
             first = range.lowerBound
         }
-        try head(RemoteResponse(status: status, etag: etag, totalLength: UInt64(data.count), firstByte: first, bodyBytes: 0))
+        try head(RemoteResponse(status: status, etag: etag, totalLength: UInt64(data.count) + lengthShift, firstByte: first, bodyBytes: 0))
         for case .flipBit(let suffix, let offset) in list where relative.hasSuffix(suffix) {
             if offset >= first, offset < first + UInt64(body.count) {
                 let index = body.startIndex + Int(offset - first)

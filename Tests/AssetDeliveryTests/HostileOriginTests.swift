@@ -327,6 +327,106 @@ struct HostileOriginTests {
         #expect(try course.installedFiles().isEmpty)
     }
 
+    @Test("a key rotation seen through an edge that has the new pointer and catalog but not the new root yet: the update waits, it does not fail")
+    func rotationWithoutTheRootYet() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        // Root 2 rotates the key; catalog 2 is signed by the new key only.
+        let fresh = Minisign.SecretKey.generate()
+        var root2 = try Root(version: 2, expires: Date().addingTimeInterval(86_400 * 30), threshold: 1, keys: [fresh.publicKey])
+        try root2.sign(with: course.key)
+        try root2.sign(with: fresh)
+        try course.scratch.write("repo/" + RepositoryLayout.root(2), root2.fileContents)
+        try course.scratch.write("src/base/Images/p2.png", seeded(2, 4_000))
+        var packs: [String] = []
+        for (folder, locale) in [("base", nil), ("en", "en"), ("ru", "ru"), ("zh-Hans", "zh-Hans")] as [(String, String?)] {
+            var builder = PackBuilder(options: .init(name: "course", locale: locale))
+            try builder.addDirectory(atPath: course.scratch.url("src/" + folder))
+            try builder.write(to: course.scratch.url("built/\(folder).pack"))
+            packs.append(course.scratch.url("built/\(folder).pack"))
+        }
+        _ = try Publisher.publish(packs: packs, to: course.repository, keys: [fresh], version: 2, expires: Date().addingTimeInterval(86_400))
+        #expect(try LatestPointer(fileContents: try course.scratch.bytes("repo/" + RepositoryLayout.latest)).rootVersion == 2)
+        // The edge has everything new but the root.
+        origin.misbehave([.hide([RepositoryLayout.root(2)])])
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.catalogVersion == 1 && report.pending != nil, "\(report)")
+        try course.expectInstalled(version: 1)
+        origin.misbehave([])
+        #expect(try await installer.makeAvailable(locales: ["en"]).catalogVersion == 2)
+        try course.expectInstalled(version: 2)
+    }
+
+    @Test("a signed pack whose local headers the client cannot make again (not the builder's layout) is fetched whole, not refused for ever")
+    func nonCanonicalPack() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        // Another tool's pack: the first local header's DOS time differs from the central
+        // directory's (the tail, the index and every entry's bytes are the same), signed.
+        let catalog = try course.currentCatalog()
+        let entry = try #require(catalog.packs.first { $0.locale == nil })
+        var bytes = try course.scratch.bytes("repo/" + entry.path)
+        #expect(bytes[0] == 0x50 && bytes[1] == 0x4B && bytes[2] == 3)
+        bytes[10] ^= 0x01
+        var changed = entry
+        changed.sha256 = EntryHash.of(bytes)
+        changed.path = RepositoryLayout.pack(changed.sha256)
+        try course.scratch.write("repo/" + changed.path, bytes)
+        try course.writeSigned(Catalog(version: 2, expires: catalog.expires, packs: catalog.packs.map { $0.locale == nil ? changed : $0 }), key: course.key)
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.updated == ["course"] && report.wholeFiles, "\(report)")
+        #expect(try course.installed(nil) == bytes)
+    }
+
+    @Test("an origin that makes a download start over twice, then answers a range with the whole file, gets nothing unverified installed")
+    func wholeFileOnTheLastAttempt() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        try await installer.makeAvailable(locales: ["en"])
+        try course.scratch.write("src/base/Images/p10.png", seeded(10, 50_000))
+        try course.scratch.write("src/base/Images/p90.png", seeded(90, 70_000))
+        try course.publish()
+        // Two starts over (another file length), then on the last attempt the tail as it is
+        // and a 200 to the first range of entries.
+        origin.misbehave([.wrongLength(times: 2), .wholeAfter(requests: 3)])
+        do {
+            let report = try await installer.makeAvailable(locales: ["en"])
+            #expect(report.catalogVersion == 2, "\(report)")
+        } catch {
+            #expect(error.code != .fileSystem, "\(error)")
+        }
+        // Whatever happened, what is installed is one catalog's, whole and verified.
+        let installed = EntryHash.of(try course.installed(nil))
+        let old = try Catalog(fileContents: try course.scratch.bytes("repo/" + RepositoryLayout.catalog(1)))
+        let new = try course.currentCatalog()
+        let published = [old, new].compactMap { $0.packs.first { $0.locale == nil }?.sha256 }
+        #expect(published.contains(installed), "an installed file that is no catalog's: \(installed.hex)")
+        origin.misbehave([])
+        try await installer.makeAvailable(locales: ["en"])
+        try course.expectInstalled(version: 2)
+    }
+
+    @Test("a deadline that is not a number of seconds above 0 (NaN, 0, -1) leaves no time: a timeout, never a trap", arguments: [Double.nan, 0, -1])
+    func oddDeadlines(deadline: Double) async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        origin.misbehave([.trickle(seconds: 0.2)])
+        let installer = try PackInstaller(
+            folder: course.scratch.url("installed"), repository: origin.base, root: course.root, transport: origin, deadline: deadline)
+        let error = await #expect(throws: DeliveryError.self) { try await installer.makeAvailable(locales: ["en"]) }
+        #expect(error?.code == .timeout, "\(String(describing: error))")
+        _ = URLSessionTransport(stallTimeout: deadline)
+    }
+
     @Test("stale partial files of packs no longer wanted are removed")
     func stalePartials() async throws {
         var course = try Course()
@@ -337,6 +437,52 @@ struct HostileOriginTests {
         try course.scratch.write("installed/.partial/" + String(repeating: "ab", count: 32) + ".journal", "assetpack-journal 1 …\n")
         try await installer.makeAvailable(locales: ["en"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: course.scratch.url("installed/.partial")).isEmpty)
+    }
+
+    @Test("symbolic links planted at .partial or at a partial file are never followed: nothing outside the folder is deleted or written, and the install works")
+    func plantedLinks() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        let fileManager = FileManager.default
+        try course.scratch.write("outside/keep.txt", "a file of the user's, outside the install folder")
+        try course.scratch.write("outside/target.txt", "another one")
+        let before = try course.scratch.tree("outside")
+        // The work folder is a link to a folder of the user's: its files are not stale partials.
+        try fileManager.removeItem(atPath: course.scratch.url("installed/.partial"))
+        try fileManager.createSymbolicLink(atPath: course.scratch.url("installed/.partial"), withDestinationPath: course.scratch.url("outside"))
+        try await installer.makeAvailable(locales: ["en"])
+        #expect(try course.scratch.tree("outside") == before)
+        try course.expectInstalled(version: 1)
+        // A link at the partial file of a pack to fetch: not written through, and no wedge.
+        try course.scratch.write("src/base/Images/p3.png", seeded(3, 3_333))
+        try course.publish()
+        let entry = try #require(try course.currentCatalog().packs.first { $0.locale == nil })
+        try fileManager.createSymbolicLink(
+            atPath: course.scratch.url("installed/.partial/\(entry.sha256.hex).partial"), withDestinationPath: course.scratch.url("outside/target.txt"))
+        let report = try await installer.makeAvailable(locales: ["en"])
+        #expect(report.updated == ["course"], "\(report)")
+        #expect(try course.scratch.tree("outside") == before)
+        try course.expectInstalled(version: 2)
+    }
+
+    @Test("a journal planted in .partial that says every other byte is done costs no more requests than a fresh download, and the result is right")
+    func fragmentedJournal() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        let entry = try #require(try course.currentCatalog().packs.first { $0.locale == nil })
+        // 100,000 one-byte ranges with a byte between each: as many one-byte requests to fill
+        // the gaps, each checked against every range when the download is planned.
+        var text = "assetpack-journal 1 \(entry.sha256.hex) \(entry.size) -\n"
+        for offset in stride(from: UInt64(0), to: 200_000, by: 2) { text += "done \(offset) \(offset + 1)\n" }
+        try course.scratch.write("installed/.partial/\(entry.sha256.hex).journal", text)
+        try course.scratch.write("installed/.partial/\(entry.sha256.hex).partial", [UInt8](repeating: 0, count: Int(entry.size)))
+        try await installer.makeAvailable(locales: ["en"])
+        #expect(origin.requests < 100, "\(origin.requests) requests")
+        try course.expectInstalled(version: 1)
     }
 
     @Test("an edge that serves every mix of old and new objects delays an update, never fails it; the installed packs are always one catalog's, whole", .fullTierOnly)

@@ -169,7 +169,32 @@ struct ServerTests {
         for locale in [nil, "en", "ru"] as [String?] { #expect(try course.installed(locale) == course.published(locale)) }
     }
 
-    @Test("peak memory of a hostile install (a flood of roots, a garbage tail) stays within 64 MiB of an honest install's")
+    @Test("a response refused at its head is cut off there: a 404 whose body never ends leaves the update waiting at once, not at the deadline")
+    func refusedBodyCutOff() throws {
+        var course = try Course()
+        try course.publish()
+        let good = try LocalServer.nginx(root: course.repository, scratch: course.scratch)
+        #expect(try course.fetch("http://127.0.0.1:\(good.port)/").status == 0)
+        good.stop()
+        let before = try course.installedFiles()
+        var random = SeededBytes(state: 5)
+        try course.scratch.write("src/base/Images/p60.png", random.bytes(40_000))
+        try course.publish()
+        // The new catalog is served; every pack is a 404 (a cache that lacks them) whose body
+        // goes on for ever. The HTTP stack ignores a cancel disposition: only cancelling the
+        // task ends the request.
+        let origin = try LocalServer.misbehaving(root: course.repository, mode: ["endless-404"], scratch: course.scratch)
+        defer { origin.stop() }
+        let started = Date()
+        let result = try course.fetch("http://127.0.0.1:\(origin.port)/", extra: ["--deadline", "120"])
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result.output) \(result.stderr)")
+        #expect(try Course.report(result)["pending"] as? String != nil, "\(result.output)")
+        #expect(seconds < 20, "\(seconds) s")
+        #expect(try course.installedFiles() == before)
+    }
+
+    @Test("peak memory of a hostile install (a flood of roots, a garbage tail, a gzip bomb) stays within 64 MiB of an honest install's")
     func memoryBounded() throws {
         let scratch = try Scratch()
         var random = SeededBytes(state: 99)
@@ -196,7 +221,7 @@ struct ServerTests {
         honestServer.stop()
         #expect(honestRun.status == 0, "\(honestRun.stderr)")
         #expect(honest > 0)
-        for mode in ["flood", "garbage-tail"] {
+        for mode in ["flood", "garbage-tail", "gzip-bomb"] {
             let origin = try LocalServer.misbehaving(root: scratch.url("repo"), mode: [mode], scratch: scratch)
             let (hostile, result) = try peak(origin, into: mode)
             origin.stop()

@@ -94,6 +94,27 @@ struct MinisignTests {
         }
     }
 
+    @Test(
+        "a .minisig packed with signatures that name the root's key costs one check per key, not a pass over the catalog each (CPU before authentication)",
+        arguments: [(Minisign.Algorithm.prehashed, 1 << 20), (.legacy, 16 << 20)])
+    func signatureFlood(algorithm: Minisign.Algorithm, size: Int) throws {
+        let key = Minisign.SecretKey.generate()
+        var root = try Root(version: 1, expires: Date().addingTimeInterval(86_400), threshold: 1, keys: [key.publicKey])
+        try root.sign(with: key)
+        let verifier = try CatalogVerifier(trustedRoot: root)
+        let (chain, _, _) = verifier.restore(nil)
+        // As many signatures by the root's key (of other bytes) as a signature file may hold.
+        let block = try key.sign(Array("other bytes".utf8), trustedComment: "t", algorithm: algorithm).fileContents
+        let file = Array(String(repeating: block, count: Minisign.maxFileSize / block.utf8.count).utf8)
+        let catalog = [UInt8](repeating: 0x20, count: size)
+        let started = Date()
+        #expect(throws: TrustError.self) {
+            try verifier.verify(catalog: catalog, signatures: file, chain: chain, floor: nil, updateStarted: Date())
+        }
+        let seconds = Date().timeIntervalSince(started)
+        #expect(seconds < 3, "\(seconds) s to refuse \(file.count / block.utf8.count) signatures of a \(size)-byte catalog")
+    }
+
     @Test("damaged key and signature files are refused with what is wrong")
     func damagedFiles() throws {
         let key = Minisign.SecretKey.generate()

@@ -28,12 +28,7 @@ enum ByteRanges {
 
     /// The range of sorted, disjoint `ranges` that holds `offset`, if any.
     static func covering(_ ranges: [Range<UInt64>], _ offset: UInt64) -> Range<UInt64>? {
-        var low = 0
-        var high = ranges.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
-        }
+        let low = firstReaching(ranges, offset)
         return low < ranges.count && ranges[low].contains(offset) ? ranges[low] : nil
     }
 
@@ -49,17 +44,33 @@ enum ByteRanges {
         return pieces
     }
 
-    /// `ranges` without what sorted, disjoint `done` covers.
+    /// `ranges` without what sorted, disjoint `done` covers: for each range, a binary search
+    /// for the first piece of `done` that reaches it, then only the pieces that overlap it (a
+    /// download plans one range per entry against every journaled range).
     static func subtracting(_ done: [Range<UInt64>], from ranges: [Range<UInt64>]) -> [Range<UInt64>] {
         var out: [Range<UInt64>] = []
         for range in ranges {
             var start = range.lowerBound
-            for piece in done where piece.upperBound > start && piece.lowerBound < range.upperBound {
+            var index = firstReaching(done, start)
+            while index < done.count, done[index].lowerBound < range.upperBound {
+                let piece = done[index]
                 if piece.lowerBound > start { out.append(start..<piece.lowerBound) }
                 start = max(start, piece.upperBound)
+                index += 1
             }
             if start < range.upperBound { out.append(start..<range.upperBound) }
         }
         return out
+    }
+
+    /// The index of the first of sorted, disjoint `ranges` that ends after `offset`.
+    private static func firstReaching(_ ranges: [Range<UInt64>], _ offset: UInt64) -> Int {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

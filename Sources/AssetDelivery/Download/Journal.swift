@@ -55,11 +55,23 @@ final class Journal: @unchecked Sendable {
             else { return false }
             ranges.append(start..<end)
         }
+        let merged = ByteRanges.merged(ranges)
+        // Every gap between the ranges done is a request: a journal cut finer than any run
+        // could leave it (planted, or damaged into many small ranges) would cost a request per
+        // byte. It is discarded like a damaged one.
+        guard merged.count <= Self.maxRanges(size: size) else { return false }
         lock.withLock {
             etagValue = header[4] == "-" ? nil : header[4]
-            doneRanges = ByteRanges.merged(ranges)
+            doneRanges = merged
         }
         return true
+    }
+
+    /// The most separate ranges a journal of a `size`-byte file can hold: the ranges fetched
+    /// are more than ``ByteRanges/coalesceGap`` apart (at most one per 64 KiB of the file), and
+    /// each cut run leaves at most a few requests half done.
+    static func maxRanges(size: UInt64) -> Int {
+        Int(clamping: size / ByteRanges.coalesceGap) + 4096
     }
 
     /// Starts a new journal (the partial file is new too).

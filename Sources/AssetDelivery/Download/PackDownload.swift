@@ -65,26 +65,34 @@ struct PackDownload {
     /// got it yet. The update waits; it does not fail.
     struct NotServed: Error { let status: Int }
 
+    /// Downloads and verifies the file: it returns only once the partial file has the
+    /// catalog's SHA-256 (`finish` passed). A file that
+    /// must start over does so at most twice; an origin that answers a range with the whole
+    /// file switches the download to whole files once, at any attempt (which is never a
+    /// success by itself: the whole file is then fetched and verified).
     func run() async throws -> DownloadResult {
         let counters = Counters()
         var whole = false
         var verifyingCopies = false
-        for attempt in 0..<3 {
+        var restarts = 0
+        while true {
             do {
                 if whole {
                     try await downloadWhole(counters)
                 } else {
-                    try await downloadByRanges(counters, fresh: attempt > 0, verifyingCopies: verifyingCopies)
+                    try await downloadByRanges(counters, fresh: restarts > 0, verifyingCopies: verifyingCopies)
                 }
                 return counters.value
             } catch let restart as Restart {
-                if attempt == 2 { throw DeliveryError(.corruptDownload, restart.reason, file: url.absoluteString, item: label) }
+                restarts += 1
+                if restarts == 3 { throw DeliveryError(.corruptDownload, restart.reason, file: url.absoluteString, item: label) }
                 verifyingCopies = verifyingCopies || restart.distrustLocal
             } catch is WholeFileServed {
+                // downloadWhole never throws this: the switch happens once.
+                guard !whole else { throw DeliveryError(.corruptDownload, "the origin answered a request for the whole file with a part", file: url.absoluteString, item: label) }
                 whole = true
             }
         }
-        return counters.value
     }
 
     // MARK: - Ranges
@@ -101,7 +109,7 @@ struct PackDownload {
         let tail = entry.tailOffset..<entry.size
         for range in journal.missing([tail]) {
             let outcome = try await stream(range, into: file, journal: journal, counters: counters, wholeWelcome: !resuming) { _ in }
-            if outcome == .wholeFile { return try await finish(file, journal: journal, resumed: false, fetched: [], counters: counters) }
+            if outcome == .wholeFile { return try await finish(file, journal: journal, resumed: false, fetched: [], built: false, counters: counters) }
         }
         let layout: PackLayout
         do {
@@ -146,7 +154,7 @@ struct PackDownload {
             $0.entriesFetched += plan.fetched.count + copied.refused.count
         }
         try await finish(
-            file, journal: journal, resumed: resuming, fetched: plan.fetched + copied.refused, counters: counters,
+            file, journal: journal, resumed: resuming, fetched: plan.fetched + copied.refused, built: true, counters: counters,
             trustedCopies: copied.trustedUnhashed > 0)
     }
 
@@ -188,15 +196,19 @@ struct PackDownload {
         try journal.create(etag: nil)
         let outcome = try await stream(nil, into: file, journal: journal, counters: counters, wholeWelcome: true) { _ in }
         guard outcome == .wholeFile else { throw Restart(reason: "the origin answered a request for the whole file with a part") }
-        try await finish(file, journal: journal, resumed: false, fetched: [], counters: counters)
+        try await finish(file, journal: journal, resumed: false, fetched: [], built: false, counters: counters)
     }
 
     // MARK: - Verify and install
 
     /// Syncs the file and holds it to the catalog's SHA-256; when it differs, names the first
-    /// fetched entry whose bytes are not the published ones.
+    /// fetched entry whose bytes are not the published ones. A file `built` from ranges whose
+    /// fetched entries are all right but whose whole differs was laid out otherwise than the
+    /// builder lays out a pack (headers made again differ: another tool's pack, signed all the
+    /// same): it is fetched whole instead (``WholeFileServed``), and verified again.
     private func finish(
-        _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], counters: Counters, trustedCopies: Bool = false
+        _ file: WritableFile, journal: Journal, resumed: Bool, fetched: [ZipEntryLocation], built: Bool, counters: Counters,
+        trustedCopies: Bool = false
     ) async throws {
         try Task.checkCancellation()
         do {
@@ -222,8 +234,9 @@ struct PackDownload {
                     file: url.absoluteString, item: label)
             }
         }
+        if built { throw WholeFileServed() }
         throw DeliveryError(
-            .corruptDownload, "the file built has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", file: url.absoluteString,
+            .corruptDownload, "the file has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", file: url.absoluteString,
             item: label)
     }
 

@@ -75,6 +75,11 @@ struct CatalogUpdate {
                 pending = "the origin serves catalog version \(pointer.catalogVersion), older than version \(accepted.catalog.version), accepted already: a cache is behind"
             } else if let accepted, pointer.catalogVersion == accepted.catalog.version {
                 target = accepted
+            } else if chain.current.version < pointer.rootVersion, let reason = pending {
+                // A root the pointer names is not served yet (an edge that has the new pointer
+                // and catalog but not the new root): its keys may be the catalog's, and it may
+                // revoke the ones trusted now. Roots first, as TUF does: the update waits.
+                pending = reason + "; catalog version \(pointer.catalogVersion) waits for it"
             } else {
                 let version = pointer.catalogVersion
                 let files = CatalogFiles(version: version, base: repository.absoluteString)

@@ -79,12 +79,15 @@ struct InstalledPacks {
     }
 
     /// Removes partial files and journals in `workFolder` that no pack of `keep` is built from
-    /// (an update abandoned for a newer catalog leaves them).
+    /// (an update abandoned for a newer catalog leaves them), and anything there that is not a
+    /// regular file (a symbolic link planted at a partial file's name goes, unfollowed, instead
+    /// of failing every update). A work folder that is itself a link is never listed: its
+    /// files are someone else's.
     static func removeStalePartials(in workFolder: String, keep: [Catalog.Entry]) {
         let wanted = Set(keep.map(\.sha256.hex))
-        for name in FileSystem.names(in: workFolder) {
+        FileSystem.removeEntries(in: workFolder) { name, isRegularFile in
             let stem = name.split(separator: ".").first.map(String.init) ?? name
-            if !wanted.contains(stem) { FileSystem.remove(workFolder + "/" + name) }
+            return !isRegularFile || !wanted.contains(stem)
         }
     }
 }

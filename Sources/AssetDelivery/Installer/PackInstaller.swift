@@ -92,6 +92,7 @@ public actor PackInstaller {
     public nonisolated let whenBusy: BusyFolderPolicy
     /// The longest an update may take, in seconds: an origin that trickles bytes just fast
     /// enough to keep each request alive is still cut off (``DeliveryError/Code/timeout``).
+    /// Anything that is not a number of seconds above 0 (NaN, 0, negative) leaves no time at all.
     public nonisolated let deadline: TimeInterval
 
     private let verifier: CatalogVerifier
@@ -166,6 +167,13 @@ public actor PackInstaller {
         let update = CatalogUpdate(
             repository: repository, transport: transport, verifier: verifier, statePath: folder + "/state.json", counters: counters)
         var target = try await update.resolve(started: started)
+        // The work folder must be the installer's own: a symbolic link planted there would make
+        // the partial files (and the clean-up of stale ones) another folder's.
+        do {
+            try FileSystem.makeOwnFolder(folder + "/.partial")
+        } catch {
+            throw DeliveryError.fileSystem(error)
+        }
         var installed = InstalledPacks(folder: folder)
         defer { installed.save() }
         var prepared: [(Catalog.Entry, PackDownload, DownloadResult, replacing: Bool)] = []
@@ -268,18 +276,19 @@ public actor PackInstaller {
 
     /// Runs `body` within the installer's ``deadline``, with errors as ``DeliveryError``.
     private func within<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(DeliveryError) -> T {
-        let limit = deadline
+        let limit = deadline > 0 ? deadline : 0  // NaN too
         let address = repository.absoluteString
         do {
             return try await withThrowingTaskGroup(of: T?.self) { group in
                 group.addTask { try await body() }
                 group.addTask {
-                    try await Task.sleep(nanoseconds: UInt64(max(0, min(limit, 1e9)) * 1e9))
+                    try await Task.sleep(nanoseconds: UInt64(min(limit, 1e9) * 1e9))
                     return nil
                 }
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
-                    throw DeliveryError(.timeout, "the update took longer than \(Int(limit)) s; what was fetched is kept for the next run", file: address)
+                    throw DeliveryError(
+                        .timeout, "the update took longer than \(Int(min(limit, 1e9))) s; what was fetched is kept for the next run", file: address)
                 }
                 return value
             }

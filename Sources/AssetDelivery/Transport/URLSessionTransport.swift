@@ -14,8 +14,10 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
     private let session: URLSession
     private let router: Router
 
-    /// A transport whose requests fail after `stallTimeout` seconds without data.
+    /// A transport whose requests fail after `stallTimeout` seconds without data (15 when it
+    /// is not a number of seconds above 0).
     public init(stallTimeout: TimeInterval = 15) {
+        let stallTimeout = stallTimeout.isFinite && stallTimeout > 0 ? stallTimeout : 15
         self.stallTimeout = stallTimeout
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = stallTimeout
@@ -55,8 +57,20 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            Self.cancel(task)
         }
+    }
+
+    /// Cancels `task` without waiting for it, from a queue of its own.
+    ///
+    /// Two things about swift-corelibs-foundation (Linux) make this the only way to end a request
+    /// early: it ignores the disposition a data delegate answers to a response (a `.cancel` there
+    /// reads the whole body anyway), and `URLSessionTask.cancel()` waits on the session's work
+    /// queue, where libcurl reads and inflates the body. Called on the delegate queue, that wait
+    /// stops the queue from draining while libcurl goes on queueing what it reads for it: every
+    /// byte of an endless or gzip-inflated body piles up in memory until the task ends.
+    static func cancel(_ task: URLSessionTask) {
+        DispatchQueue.global(qos: .utility).async { task.cancel() }
     }
 
     /// One request's state, touched only on the session's serial delegate queue.
@@ -127,20 +141,38 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             let response = RemoteResponse(status: status, etag: etag, totalLength: total, firstByte: first, bodyBytes: 0)
             state.response = response
             do {
+                if status == 200 || status == 206 { try Self.checkBody(of: http, limit: state.limit, url: state.url) }
                 try state.head(response)
             } catch {
                 state.failure = error
                 completionHandler(.cancel)
+                URLSessionTransport.cancel(dataTask)
                 return
             }
             // Only a 200 or 206 has a body the caller wants; another status ends the request
-            // here, with its response.
+            // here, with its response (the task is cancelled: its body is never read).
             if status != 200 && status != 206 {
                 state.finishedEarly = true
                 completionHandler(.cancel)
+                URLSessionTransport.cancel(dataTask)
                 return
             }
             completionHandler(.allow)
+        }
+
+        /// Refuses, before any byte of it is delivered, a body that is encoded (`Content-Encoding`
+        /// though `identity` was asked: the HTTP stack would inflate it, and 256 KiB of gzip are
+        /// 256 MiB of zeros) or announced longer than `limit`.
+        static func checkBody(of http: HTTPURLResponse?, limit: UInt64, url: URL) throws {
+            if let encoding = http?.value(forHTTPHeaderField: "Content-Encoding")?.trimmingCharacters(in: .whitespaces),
+                !encoding.isEmpty, encoding.lowercased() != "identity"
+            {
+                throw DeliveryError(
+                    .network, "the origin sent the body encoded (Content-Encoding: \(encoding.prefix(40))), not as it is", file: url.absoluteString)
+            }
+            if let text = http?.value(forHTTPHeaderField: "Content-Length"), let length = UInt64(text), length > limit {
+                throw DeliveryError(.tooMuchData, "the origin announced \(length) bytes, more than the \(limit) expected", file: url.absoluteString)
+            }
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -152,14 +184,14 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             if response.bodyBytes > state.limit {
                 state.failure = DeliveryError(
                     .tooMuchData, "the origin sent more than the \(state.limit) bytes expected", file: state.url.absoluteString)
-                dataTask.cancel()
+                URLSessionTransport.cancel(dataTask)
                 return
             }
             do {
                 try state.receive(data)
             } catch {
                 state.failure = error
-                dataTask.cancel()
+                URLSessionTransport.cancel(dataTask)
             }
         }
 

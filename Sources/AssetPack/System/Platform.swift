@@ -202,6 +202,13 @@ enum Platform {
         return retrying { fstatat(folder.rawValue, name, &raw, 0) }.map { _ in Stat(rawValue: raw) }
     }
 
+    /// The status of the entry `name` (NUL-terminated) in the open folder `folder` itself: a
+    /// symbolic link is reported as one, never followed (`fstatat`, `AT_SYMLINK_NOFOLLOW`).
+    static func linkStatus(of name: UnsafePointer<CChar>, in folder: FileDescriptor) -> Swift.Result<Stat, Errno> {
+        var raw = CInterop.Stat()
+        return retrying { fstatat(folder.rawValue, name, &raw, AT_SYMLINK_NOFOLLOW) }.map { _ in Stat(rawValue: raw) }
+    }
+
     // MARK: - Reading folders
 
     /// The names in an open folder (`fdopendir`, `readdir`, `closedir`), without `.` and `..`.

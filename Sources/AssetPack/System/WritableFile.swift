@@ -218,6 +218,40 @@ package enum FileSystem {
     /// Removes the file at `path`, if there is one.
     package static func remove(_ path: String) { Platform.removeFile(path) }
 
+    /// Makes sure `path` is a folder of its own: a symbolic link or a file at `path` is removed
+    /// (never followed), then the folder is created if missing. For a work folder whose files
+    /// are written and removed by name: through a link planted there, they would be someone
+    /// else's.
+    package static func makeOwnFolder(_ path: String) throws(PackError) {
+        switch Platform.system({ try FilePath(path).stat(followTargetSymlink: false) }) {
+        case .success(let status) where status.type == .directory: return
+        case .success: remove(path)
+        case .failure: break
+        }
+        try makeFolder(path)
+    }
+
+    /// Removes the entries of the folder at `path` that `remove(name, isRegularFile)` picks, by
+    /// name relative to the open folder: the folder itself is never followed if it is a
+    /// symbolic link (nothing is removed then), nor is an entry that is one (the link goes,
+    /// not what it points to). Folders in it are left. Failures are ignored: it cleans up.
+    package static func removeEntries(in path: String, where remove: (_ name: String, _ isRegularFile: Bool) -> Bool) {
+        guard case .success(let descriptor) = Platform.system({
+            try FileDescriptor.open(path, .readOnly, options: [.directory, .noFollow, .closeOnExec])
+        }), let stream = try? Platform.FolderStream(taking: descriptor)
+        else { return }
+        var doomed: [String] = []
+        while let name = stream.next(terminated: true) {
+            let status = name.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { Platform.linkStatus(of: $0.baseAddress!, in: stream.descriptor) }
+            }
+            guard case .success(let found) = status, found.type != .directory else { continue }
+            let text = String(decoding: name.dropLast(), as: UTF8.self)
+            if remove(text, found.type == .regular) { doomed.append(text) }
+        }
+        for name in doomed { Platform.removeFile(name, in: stream.descriptor) }
+    }
+
     /// The names in the folder at `path` (an empty list when it cannot be read).
     package static func names(in path: String) -> [String] {
         guard case .success(let descriptor) = Platform.system({

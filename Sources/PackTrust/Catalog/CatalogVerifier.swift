@@ -197,10 +197,17 @@ public struct CatalogVerifier: Sendable {
         var signers = Set<Minisign.KeyID>()
         var firstComment: String?
         var lastFailure: TrustError?
-        for signature in signatures where !signers.contains(signature.keyID) {
-            guard let key = root.keys.first(where: { $0.id == signature.keyID }) else { continue }
+        // Each of the root's keys is tried on the first signature that names it, and the
+        // catalog hashed once: a signature file packed with signatures that name a key (it
+        // holds a few hundred) costs no more than one per key, before anything is authenticated.
+        var tried = Set<Minisign.KeyID>()
+        var digest: [UInt8]?
+        for signature in signatures {
+            guard let key = root.keys.first(where: { $0.id == signature.keyID }), tried.insert(signature.keyID).inserted else { continue }
             do {
-                try key.verify(signature, of: catalogBytes)
+                try catalogBytes.withUnsafeBytes { raw in
+                    Result { () throws(TrustError) in try key.verify(signature, of: raw, digest: &digest) }
+                }.get()
                 signers.insert(signature.keyID)
                 if firstComment == nil { firstComment = signature.trustedComment }
             } catch {

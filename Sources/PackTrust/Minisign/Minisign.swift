@@ -108,15 +108,26 @@ public enum Minisign {
         ///   ``TrustError/Code/badSignature`` when it does not verify for these bytes,
         ///   ``TrustError/Code/badTrustedComment`` when the trusted comment or its signature changed.
         public func verify(_ signature: Signature, of message: UnsafeRawBufferPointer) throws(TrustError) {
+            var digest: [UInt8]?
+            try verify(signature, of: message, digest: &digest)
+        }
+
+        /// ``verify(_:of:)``, reusing the message's BLAKE2b-512 in `digest` when it is there (and
+        /// leaving it there once computed): one pass over a large message for several keys.
+        func verify(_ signature: Signature, of message: UnsafeRawBufferPointer, digest: inout [UInt8]?) throws(TrustError) {
             guard signature.keyID == id else {
                 throw TrustError(.keyMismatch, "signed by key \(signature.keyID), not by key \(id)", field: "signature")
             }
-            let signed: [UInt8] =
-                switch signature.algorithm {
-                case .prehashed: BLAKE2b.hash(message)
-                case .legacy: Array(message)
-                }
-            guard key.isValidSignature(signature.signature, for: signed) else {
+            let verified: Bool
+            switch signature.algorithm {
+            case .prehashed:
+                let hash = digest ?? BLAKE2b.hash(message)
+                digest = hash
+                verified = key.isValidSignature(signature.signature, for: hash)
+            case .legacy:
+                verified = key.isValidSignature(signature.signature, for: message)
+            }
+            guard verified else {
                 throw TrustError(.badSignature, "the signature does not match the file's bytes", field: "signature")
             }
             guard key.isValidSignature(signature.globalSignature, for: signature.signature + Array(signature.trustedComment.utf8)) else {

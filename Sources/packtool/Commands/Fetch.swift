@@ -49,6 +49,12 @@ extension PackTool {
         @Flag(help: "Print one JSON object.")
         var json = false
 
+        func validate() throws {
+            // NaN or a negative count of seconds would trap where it becomes nanoseconds.
+            guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout: \(timeout) is not a number of seconds above 0") }
+            guard !deadline.isNaN, deadline > 0 else { throw ValidationError("--deadline: \(deadline) is not a number of seconds above 0") }
+        }
+
         func run() throws {
             try reportingErrors {
                 guard let base = URL(string: url.hasSuffix("/") ? url : url + "/"), base.scheme != nil else {

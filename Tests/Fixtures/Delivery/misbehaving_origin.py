@@ -17,6 +17,9 @@ and prints "ready" once listening. MODE:
     flood           latest.json names root version 1024; every roots/N.root.json is 1 MiB
                     of spaces
     garbage-tail    the last 64 KiB of every .pack file served are random bytes
+    gzip-bomb       latest.json is answered with Content-Encoding: gzip, 256 MiB of zeros
+                    in 256 KiB (asked for: identity)
+    endless-404     every .pack request is answered 404 with a body that never ends
 """
 import itertools
 import os
@@ -30,9 +33,30 @@ argument = sys.argv[4] if len(sys.argv) > 4 else None
 counter = itertools.count()
 
 
+def bomb():
+    import zlib
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    zeros = bytes(1 << 20)
+    return b"".join(packer.compress(zeros) for _ in range(256)) + packer.flush()
+
+
+BOMB = bomb() if mode == "gzip-bomb" else b""
+
+
+def endless_not_found():
+    while True:
+        yield b"not here " * 7000
+
+
 def app(environ, start_response):
     path = environ["PATH_INFO"].lstrip("/")
     name = os.path.basename(path)
+    if mode == "gzip-bomb" and path == "latest.json":
+        start_response("200 OK", [("Content-Encoding", "gzip"), ("Content-Length", str(len(BOMB)))])
+        return [BOMB]
+    if mode == "endless-404" and path.endswith(".pack"):
+        start_response("404 Not Found", [])  # no Content-Length: the body ends when the connection does
+        return endless_not_found()
     if mode == "flood" and (path == "latest.json" or path.startswith("roots/")):
         if path == "latest.json":
             data = b'{"format":1,"type":"latest","catalog":1,"root":1024}\n'
