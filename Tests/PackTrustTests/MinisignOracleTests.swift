@@ -60,7 +60,7 @@ struct MinisignOracleTests {
     func catalogSignature() throws {
         let repository = try SignedRepository()
         #expect(try repository.publish(4, expires: "2031-01-01T00:00:00Z").status == 0)
-        let verify = try Self.minisign(["-V", "-p", repository.url("k1.pub"), "-m", "repo/catalog.json"], in: repository.scratch.path)
+        let verify = try Self.minisign(["-V", "-p", repository.url("k1.pub"), "-m", "repo/catalogs/4.json"], in: repository.scratch.path)
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.output.contains("Trusted comment: catalog version 4 expires 2031-01-01T00:00:00Z"))
     }

@@ -4,8 +4,9 @@ import Foundation
 /// What a client may install: the packs of one published version, each by name and locale with
 /// the SHA-256 of its whole file, its index digest and where it is, relative to the repository.
 ///
-/// `catalog.json` is written deterministically (the same packs, version and expiry give the same
-/// bytes) and signed beside it in `catalog.json.minisig`, minisign's format, one signature per
+/// A catalog's file (`catalogs/N.json` in a repository) is written deterministically (the same
+/// packs, version and expiry give the same bytes) and signed beside it (`catalogs/N.json.minisig`),
+/// minisign's format, one signature per
 /// signing key; each signature's trusted comment repeats the version and expiry, so they are
 /// signed twice.
 public struct Catalog: Sendable, Equatable {

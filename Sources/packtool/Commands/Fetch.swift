@@ -22,7 +22,7 @@ extension PackTool {
                 publication is not installed yet, or null), "wholeFiles"}.
                 """)
 
-        @Argument(help: "The repository's URL (where catalog.json is).")
+        @Argument(help: "The repository's URL (where latest.json is).")
         var url: String
 
         @Option(help: "The folder of installed packs (created if missing).")
