@@ -1,6 +1,7 @@
 """Anti-aliased flat drawing from signed-distance shapes, and a deterministic PNG writer.
 
-Shared by Scripts/render-category-pictures and Scripts/render-road-pictures.
+Shared by Scripts/render-category-pictures, Scripts/render-road-pictures and
+Scripts/render-scenarios.
 
 Shapes live in a normalized 0..1 coordinate space (x to the right, y downward).
 Each shape is a signed distance function (negative inside, normalized units)
@@ -17,14 +18,11 @@ encode_png writes 8-bit RGB PNGs with IHDR, IDAT and IEND chunks only (zlib
 level 9, the smallest of whole-image filters none / sub / up), so the same
 pixels always give byte-identical files.
 
-sync() is the "write what changed" / "--check" driver of the scripts.
-
 Standard library only.
 """
 
 import math
 import struct
-import sys
 import zlib
 
 WHITE = (0xFF, 0xFF, 0xFF)
@@ -445,52 +443,3 @@ def encode_png(rgb, w, h):
     ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", best)
             + _chunk(b"IEND", b""))
-
-
-# --------------------------------------------------------------------------
-# the write / --check driver
-
-
-def sync(name, images, root, folders, check, elapsed, extra_what):
-    """Write the PNGs that changed, or (check) report what is missing, differs or extra.
-
-    images  -- iterable of (path, png bytes), every picture the script renders
-    folders -- the folders the script owns: a PNG there that it does not render is extra
-    elapsed -- a function giving the seconds since the start, for the summary line
-    Returns the exit status.
-    """
-    seen = set()
-    problems = []
-    written = 0
-    for path, png in images:
-        seen.add(path)
-        old = path.read_bytes() if path.exists() else None
-        if old == png:
-            continue
-        rel = path.relative_to(root)
-        if check:
-            problems.append(f"{'missing' if old is None else 'differs'}: {rel}")
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(png)
-            written += 1
-    stale = []
-    for folder in folders:
-        if folder.exists():
-            stale += [p for p in folder.glob("*.png") if p not in seen]
-    for p in sorted(stale):
-        msg = f"extra (no {extra_what} renders it): {p.relative_to(root)}"
-        if check:
-            problems.append(msg)
-        else:
-            print("warning: " + msg, file=sys.stderr)
-    if check:
-        if problems:
-            print("\n".join(problems), file=sys.stderr)
-            print(f"{name} --check: {len(problems)} problem(s); "
-                  f"run Scripts/{name} and commit the result", file=sys.stderr)
-            return 1
-        print(f"{name} --check: {len(seen)} images up to date ({elapsed():.1f} s)")
-        return 0
-    print(f"{name}: {len(seen)} images, {written} written ({elapsed():.1f} s)")
-    return 0
