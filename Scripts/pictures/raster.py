@@ -25,7 +25,7 @@ import math
 import struct
 import zlib
 
-WHITE = (0xFF, 0xFF, 0xFF)
+from .colors import WHITE
 
 
 # --------------------------------------------------------------------------
