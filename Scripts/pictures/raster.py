@@ -244,6 +244,20 @@ def intersect(a, b):
                        min(a.bbox[2], b.bbox[2]), min(a.bbox[3], b.bbox[3])))
 
 
+def rotated(shape, angle, cx, cy, s):
+    """A shape drawn about the origin, scaled by s, turned by `angle` degrees (clockwise
+    on screen, as place() turns points) and placed at (cx, cy)."""
+    c, sn = cos_sin(-angle)
+    f = shape.sdf
+
+    def sdf(x, y):
+        u, v = (x - cx) / s, (y - cy) / s
+        return f(u * c - v * sn, u * sn + v * c) * s
+    x0, y0, x1, y1 = shape.bbox
+    r = max(abs(x0), abs(y0), abs(x1), abs(y1)) * 1.5 * s
+    return Shape(sdf, (cx - r, cy - r, cx + r, cy + r))
+
+
 def grow(shape, amount):
     """The shape grown outward by `amount` (shrunk for a negative amount)."""
     f = shape.sdf
@@ -285,6 +299,18 @@ def regular(cx, cy, r, n, start, rounding=0.0):
         c, s = cos_sin(start + 360.0 * k / n)
         pts.append((cx + r * c, cy + r * s))
     return polygon(pts, rounding)
+
+
+def diamond(cx, cy, h, rounding):
+    """A square standing on a corner, corners rounded; its edges are those of the sharp
+    diamond whose corners lie h from the centre."""
+    k = h - rounding * 1.4142
+    return polygon([(cx, cy - k), (cx + k, cy), (cx, cy + k), (cx - k, cy)], rounding)
+
+
+def octagon(cx, cy, r):
+    """The stop sign's octagon (flat top and bottom) with circumradius r."""
+    return regular(cx, cy, r, 8, 22.5)
 
 
 def ellipse(cx, cy, rx, ry, steps=48):
