@@ -37,6 +37,16 @@ def paved(x0, y0, x1, y1, color=ASPHALT):
     return [(clip(rrect(x0, y0, x1, y1)), color)]
 
 
+def asphalt():
+    """The whole picture asphalt: a close view of the road, no verge in sight."""
+    return [(FRAME, ASPHALT)]
+
+
+def carriageway(x0, x1):
+    """Grass either side of an asphalt road running up the whole picture from x0 to x1."""
+    return grass() + paved(x0, -0.01, x1, 1.01)
+
+
 def gravel(x0, y0, x1, y1):
     return paved(x0, y0, x1, y1, GRAVEL)
 
@@ -149,7 +159,7 @@ def straight_road(lanes, x0=0.1, x1=0.9, kinds=None, edge=True):
     """A road running up the picture from x0 to x1 with `lanes` equal lanes; `kinds` lists
     the marking between lane k and k+1: "white", "white-solid", "yellow", "yellow-double",
     "yellow-solid-broken" (solid on the left lane's side), "yellow-broken-solid"."""
-    items = grass() + paved(x0, -0.01, x1, 1.01)
+    items = carriageway(x0, x1)
     w = (x1 - x0) / lanes
     if edge:
         items += vsolid(x0 + 0.014, -0.01, 1.01, 0.01) + vsolid(x1 - 0.014, -0.01, 1.01, 0.01)
