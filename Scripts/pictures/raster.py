@@ -84,6 +84,13 @@ def place(points, scale=1.0, dx=0.0, dy=0.0, rotate=0.0, about=(0.0, 0.0), flip_
     return out
 
 
+def bounds(points):
+    """The bounding box (x0, y0, x1, y1) of points."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 # --------------------------------------------------------------------------
 # shapes: a signed distance function (negative inside, normalized units) and
 # a bounding box (x0, y0, x1, y1) outside which the shape has no coverage
