@@ -13,7 +13,7 @@ Standard library only.
 """
 
 from .colors import ASPHALT, CURB, GRASS, GRAVEL, HYDRANT, PAINT_WHITE, PAINT_YELLOW, SIDEWALK, WHITE
-from .raster import circle, intersect, outline, place, polygon, rrect, union
+from .raster import arc, arrow, circle, intersect, outline, place, polygon, rrect, union
 
 FRAME = rrect(0.0, 0.0, 1.0, 1.0, 0.04)     # the picture, its corners rounded
 
@@ -108,6 +108,21 @@ def hov_diamond(cx, cy, w=0.05, h=0.1):
     """The reserved-lane diamond painted on a lane, in outline."""
     d = polygon([(cx, cy - h / 2), (cx + w / 2, cy), (cx, cy + h / 2), (cx - w / 2, cy)], 0.002)
     return [(outline(d, 0.008), PAINT_WHITE)]
+
+
+def lane_arrow(cx, y0, y1, kind, color=PAINT_WHITE, w=0.03):
+    """The arrow painted in a lane, from y1 up to y0, centred on cx: "left", "straight" or
+    "straight-right" (close up: the lane fills a third of the picture)."""
+    if kind == "left":
+        pts = [(cx + 0.03, y1), (cx + 0.03, y0 + 0.12)] + arc(cx - 0.03, y0 + 0.12, 0.06, 0, -90, 5) + [(cx - 0.09, y0 + 0.06)]
+        return [(arrow(pts, w, 0.06, 0.09), color)]
+    if kind == "straight":
+        return [(arrow([(cx, y1), (cx, y0)], w, 0.06, 0.09), color)]
+    if kind == "straight-right":
+        return [(arrow([(cx - 0.02, y1), (cx - 0.02, y0)], w, 0.06, 0.09), color),
+                (arrow([(cx - 0.02, y1 - 0.1)] + arc(cx + 0.04, y1 - 0.1, 0.06, 180, 270, 5) + [(cx + 0.1, y1 - 0.16)],
+                       w, 0.06, 0.09), color)]
+    raise ValueError(kind)
 
 
 # --------------------------------------------------------------------------
