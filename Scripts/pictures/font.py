@@ -11,7 +11,8 @@ text() lays a string out and returns one shape per glyph (so each glyph is
 bounded by its own small box when painted).  `height` is the ink height of a
 capital (stroke included) and `weight` the stroke width as a fraction of it;
 a string wider than `max_width` is condensed horizontally, stroke kept, the
-way sign makers switch to a narrower series.
+way sign makers switch to a narrower series.  label() gives the same glyphs
+as (shape, colour) pairs, ready to paint.
 
 Standard library only.
 """

@@ -14,6 +14,11 @@ through are evaluated pixel by pixel.  The result is exactly the bytes a
 pixel-by-pixel evaluation gives (the decision keeps a margin of safety).
 A shape is only evaluated inside its bounding box.
 
+Besides the primitives (circle, ring, rrect, polygon, lines) and their
+combinations (union, subtract, intersect, grow, outline, rotated) there are
+the shapes signs are cut from (triangle, regular, octagon, diamond, ellipse),
+an arrow, and point helpers (arc, earc, cubic, place, bounds).
+
 encode_png writes 8-bit RGB PNGs with IHDR, IDAT and IEND chunks only (zlib
 level 9, the smallest of whole-image filters none / sub / up), so the same
 pixels always give byte-identical files.
