@@ -4,7 +4,8 @@ Every colour is 8-bit RGB.  Sign colours are the MUTCDC sheeting colours as
 British Columbia posts them, as they read on screen; the lamp colours are a lit
 lens against a dark housing.  A colour that only one picture uses (the
 dashboard's instrument panel, the sky behind a cyclist's hand signal) stays
-with that picture in its script.
+with that picture in its script, and the category pictograms keep their own
+muted palette in Scripts/render-category-pictures.
 
 Standard library only.
 """

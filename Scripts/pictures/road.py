@@ -12,7 +12,8 @@ hdash across it); a broken line's `offset` shifts its dashes along the line.
 Standard library only.
 """
 
-from .colors import ASPHALT, CURB, GRASS, GRAVEL, HYDRANT, PAINT_WHITE, PAINT_YELLOW, SIDEWALK, WHITE
+from .colors import (
+    ASPHALT, CURB, GRASS, GRAVEL, HYDRANT, PAINT_WHITE, PAINT_YELLOW, SIDEWALK, WHITE)
 from .raster import arc, arrow, circle, intersect, outline, place, polygon, rrect, union
 
 FRAME = rrect(0.0, 0.0, 1.0, 1.0, 0.04)     # the picture, its corners rounded
@@ -48,6 +49,7 @@ def carriageway(x0, x1):
 
 
 def gravel(x0, y0, x1, y1):
+    """A gravel rectangle: an unpaved shoulder."""
     return paved(x0, y0, x1, y1, GRAVEL)
 
 
@@ -56,10 +58,12 @@ def gravel(x0, y0, x1, y1):
 
 
 def vsolid(x, y0, y1, w=0.014, color=PAINT_WHITE):
+    """A solid line up the picture, centred on x, from y0 to y1."""
     return [(clip(rrect(x - w / 2, y0, x + w / 2, y1, w * 0.2)), color)]
 
 
 def hsolid(y, x0, x1, w=0.014, color=PAINT_WHITE):
+    """A solid line across the picture, centred on y, from x0 to x1."""
     return [(clip(rrect(x0, y - w / 2, x1, y + w / 2, w * 0.2)), color)]
 
 

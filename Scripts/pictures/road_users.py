@@ -16,8 +16,8 @@ Standard library only.
 """
 
 from .colors import (
-    AMBER, BLACK, CAB, CAR, GLASS, LAMP_BLUE, LAMP_RED, OTHER, PAINT_WHITE, RED, RIDER, SCHOOL_YELLOW,
-    TRAILER, TRANSIT, TRANSIT_STRIPE, WALKER, WHITE, YELLOW)
+    AMBER, BLACK, CAB, CAR, GLASS, LAMP_BLUE, LAMP_RED, OTHER, PAINT_WHITE, RED, RIDER,
+    SCHOOL_YELLOW, TRAILER, TRANSIT, TRANSIT_STRIPE, WALKER, WHITE, YELLOW)
 from .marks import flashing, letter, tag
 from .raster import bounds, circle, cos_sin, grow, lines, outline, place, polygon, ring, rrect, union
 
@@ -26,8 +26,9 @@ from .raster import bounds, circle, cos_sin, grow, lines, outline, place, polygo
 # pictograms (unit figures placed by centre and scale; black unless told)
 
 
-def person(cx, cy, s, color=BLACK, facing=1, pose="walk", thick=1.0):
-    """A pictogram figure about 1 unit tall (head top -0.5, feet +0.5), facing right (1) or left (-1)."""
+def person(cx, cy, s, color=BLACK, facing=1, pose="walk"):
+    """A pictogram figure about 1 unit tall (head top -0.5, feet +0.5), facing right (1) or left (-1),
+    walking, running or standing (`pose`)."""
     def P(pts):
         return place(pts, s, cx, cy, flip_x=facing < 0)
     if pose == "walk":
@@ -48,8 +49,8 @@ def person(cx, cy, s, color=BLACK, facing=1, pose="walk", thick=1.0):
     else:
         raise ValueError(pose)
     hx, hy, hr = head
-    w = 0.1 * s * thick
-    return [(circle(*P([(hx, hy)])[0], hr * s * (1.0 + 0.15 * (thick - 1))), color),
+    w = 0.1 * s
+    return [(circle(*P([(hx, hy)])[0], hr * s), color),
             (lines([P(torso)], w * 1.45), color),
             (lines([P(limb) for limb in limbs], w), color)]
 
