@@ -11,11 +11,13 @@ text() lays a string out and returns one shape per glyph (so each glyph is
 bounded by its own small box when painted).  `height` is the ink height of a
 capital (stroke included) and `weight` the stroke width as a fraction of it;
 a string wider than `max_width` is condensed horizontally, stroke kept, the
-way sign makers switch to a narrower series.
+way sign makers switch to a narrower series.  label() gives the same glyphs
+as (shape, colour) pairs, ready to paint.
 
 Standard library only.
 """
 
+from .colors import BLACK
 from .raster import cubic, earc, lines
 
 X_HEIGHT = 0.30          # lower-case x-height line (y of the top of "m"), cap top = 0
@@ -154,3 +156,8 @@ def text(s, x, y, height, weight=0.16, align="center", max_width=None, tracking=
                                  for st in strokes], w))
         pen += gw * inner * condense + w + tracking * height * condense
     return shapes
+
+
+def label(s, x, y, height, color=BLACK, **kw):
+    """text() as (shape, colour) pairs to paint: a legend whose capitals are centred on (x, y)."""
+    return [(g, color) for g in text(s, x, y, height, **kw)]

@@ -1,6 +1,7 @@
 """Anti-aliased flat drawing from signed-distance shapes, and a deterministic PNG writer.
 
-Shared by Scripts/render-category-pictures and Scripts/render-road-pictures.
+Shared by Scripts/render-category-pictures, Scripts/render-road-pictures and
+Scripts/render-scenarios.
 
 Shapes live in a normalized 0..1 coordinate space (x to the right, y downward).
 Each shape is a signed distance function (negative inside, normalized units)
@@ -13,21 +14,23 @@ through are evaluated pixel by pixel.  The result is exactly the bytes a
 pixel-by-pixel evaluation gives (the decision keeps a margin of safety).
 A shape is only evaluated inside its bounding box.
 
+Besides the primitives (circle, ring, rrect, polygon, lines) and their
+combinations (union, subtract, intersect, grow, outline, rotated) there are
+the shapes signs are cut from (triangle, regular, octagon, diamond, ellipse),
+an arrow, and point helpers (arc, earc, cubic, place, bounds).
+
 encode_png writes 8-bit RGB PNGs with IHDR, IDAT and IEND chunks only (zlib
 level 9, the smallest of whole-image filters none / sub / up), so the same
 pixels always give byte-identical files.
-
-sync() is the "write what changed" / "--check" driver of the scripts.
 
 Standard library only.
 """
 
 import math
 import struct
-import sys
 import zlib
 
-WHITE = (0xFF, 0xFF, 0xFF)
+from .colors import WHITE
 
 
 # --------------------------------------------------------------------------
@@ -84,6 +87,13 @@ def place(points, scale=1.0, dx=0.0, dy=0.0, rotate=0.0, about=(0.0, 0.0), flip_
             x = -x
         out.append((ax + x * c - y * s + dx, ay + x * s + y * c + dy))
     return out
+
+
+def bounds(points):
+    """The bounding box (x0, y0, x1, y1) of points."""
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 # --------------------------------------------------------------------------
@@ -246,6 +256,20 @@ def intersect(a, b):
                        min(a.bbox[2], b.bbox[2]), min(a.bbox[3], b.bbox[3])))
 
 
+def rotated(shape, angle, cx, cy, s):
+    """A shape drawn about the origin, scaled by s, turned by `angle` degrees (clockwise
+    on screen, as place() turns points) and placed at (cx, cy)."""
+    c, sn = cos_sin(-angle)
+    f = shape.sdf
+
+    def sdf(x, y):
+        u, v = (x - cx) / s, (y - cy) / s
+        return f(u * c - v * sn, u * sn + v * c) * s
+    x0, y0, x1, y1 = shape.bbox
+    r = max(abs(x0), abs(y0), abs(x1), abs(y1)) * 1.5 * s
+    return Shape(sdf, (cx - r, cy - r, cx + r, cy + r))
+
+
 def grow(shape, amount):
     """The shape grown outward by `amount` (shrunk for a negative amount)."""
     f = shape.sdf
@@ -287,6 +311,18 @@ def regular(cx, cy, r, n, start, rounding=0.0):
         c, s = cos_sin(start + 360.0 * k / n)
         pts.append((cx + r * c, cy + r * s))
     return polygon(pts, rounding)
+
+
+def diamond(cx, cy, h, rounding):
+    """A square standing on a corner, corners rounded; its edges are those of the sharp
+    diamond whose corners lie h from the centre."""
+    k = h - rounding * 1.4142
+    return polygon([(cx, cy - k), (cx + k, cy), (cx, cy + k), (cx - k, cy)], rounding)
+
+
+def octagon(cx, cy, r):
+    """The stop sign's octagon (flat top and bottom) with circumradius r."""
+    return regular(cx, cy, r, 8, 22.5)
 
 
 def ellipse(cx, cy, rx, ry, steps=48):
@@ -445,52 +481,3 @@ def encode_png(rgb, w, h):
     ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr) + _chunk(b"IDAT", best)
             + _chunk(b"IEND", b""))
-
-
-# --------------------------------------------------------------------------
-# the write / --check driver
-
-
-def sync(name, images, root, folders, check, elapsed, extra_what):
-    """Write the PNGs that changed, or (check) report what is missing, differs or extra.
-
-    images  -- iterable of (path, png bytes), every picture the script renders
-    folders -- the folders the script owns: a PNG there that it does not render is extra
-    elapsed -- a function giving the seconds since the start, for the summary line
-    Returns the exit status.
-    """
-    seen = set()
-    problems = []
-    written = 0
-    for path, png in images:
-        seen.add(path)
-        old = path.read_bytes() if path.exists() else None
-        if old == png:
-            continue
-        rel = path.relative_to(root)
-        if check:
-            problems.append(f"{'missing' if old is None else 'differs'}: {rel}")
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(png)
-            written += 1
-    stale = []
-    for folder in folders:
-        if folder.exists():
-            stale += [p for p in folder.glob("*.png") if p not in seen]
-    for p in sorted(stale):
-        msg = f"extra (no {extra_what} renders it): {p.relative_to(root)}"
-        if check:
-            problems.append(msg)
-        else:
-            print("warning: " + msg, file=sys.stderr)
-    if check:
-        if problems:
-            print("\n".join(problems), file=sys.stderr)
-            print(f"{name} --check: {len(problems)} problem(s); "
-                  f"run Scripts/{name} and commit the result", file=sys.stderr)
-            return 1
-        print(f"{name} --check: {len(seen)} images up to date ({elapsed():.1f} s)")
-        return 0
-    print(f"{name}: {len(seen)} images, {written} written ({elapsed():.1f} s)")
-    return 0
