@@ -31,7 +31,12 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
     }
 
-    deinit { session.invalidateAndCancel() }
+    deinit {
+        // Not waited for (see ``cancel(_:)``): a request still reading an endless body would
+        // hold up whoever lets go of the transport (a tool, at its exit).
+        let session = self.session
+        DispatchQueue.global(qos: .utility).async { session.invalidateAndCancel() }
+    }
 
     public func get(
         _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64,
@@ -52,11 +57,13 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         let state = RequestState(url: url, limit: limit, range: range, head: head, receive: receive)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
-                state.continuation = continuation
+                if let failure = state.begin(continuation) { return continuation.resume(throwing: failure) }
                 router.register(task, state)
                 task.resume()
             }
         } onCancel: {
+            // The caller goes on at once; the task is cancelled behind it, its bytes dropped.
+            state.settle(failing: DeliveryError(.cancelled, "cancelled", file: url.absoluteString))
             Self.cancel(task)
         }
     }
@@ -73,18 +80,69 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         DispatchQueue.global(qos: .utility).async { task.cancel() }
     }
 
-    /// One request's state, touched only on the session's serial delegate queue.
+    /// One request's state, touched on the session's serial delegate queue, except the outcome
+    /// (`failure`, and the caller's continuation), which a cancelling caller settles from its
+    /// own thread: both under `lock`, and `receive` is called under it too, so once the caller
+    /// has its outcome no byte of this request is written anywhere.
     final class RequestState: @unchecked Sendable {
         let url: URL
         let limit: UInt64
         let range: Range<UInt64>?
         let head: @Sendable (RemoteResponse) throws -> Void
         let receive: @Sendable (Data) throws -> Void
-        var continuation: CheckedContinuation<RemoteResponse, Error>?
         var response: RemoteResponse?
-        var failure: Error?
         /// The response was not one whose body is wanted; the task was cancelled on purpose.
         var finishedEarly = false
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<RemoteResponse, Error>?
+        private var failureValue: Error?
+
+        /// Why the request failed, once it has.
+        var failure: Error? { lock.withLock { failureValue } }
+
+        /// Keeps the caller's continuation; the failure instead when the request was settled
+        /// (cancelled) before it began.
+        func begin(_ continuation: CheckedContinuation<RemoteResponse, Error>) -> Error? {
+            lock.withLock {
+                if let failureValue { return failureValue }
+                self.continuation = continuation
+                return nil
+            }
+        }
+
+        /// Fails the request (the first failure stands) and hands the caller its outcome now.
+        func settle(failing error: Error) {
+            let waiting = lock.withLock { () -> CheckedContinuation<RemoteResponse, Error>? in
+                if failureValue == nil { failureValue = error }
+                defer { continuation = nil }
+                return continuation
+            }
+            waiting?.resume(throwing: failure ?? error)
+        }
+
+        /// Hands the caller `outcome` now, unless it has had one.
+        func settle(_ outcome: Result<RemoteResponse, Error>) {
+            let waiting = lock.withLock { () -> CheckedContinuation<RemoteResponse, Error>? in
+                defer { continuation = nil }
+                return continuation
+            }
+            waiting?.resume(with: outcome)
+        }
+
+        /// Runs `body` (the caller's `head` or `receive`) unless the request has failed, and
+        /// returns the failure: the one before, or what `body` threw (which fails it).
+        func unlessFailed(_ body: () throws -> Void) -> Error? {
+            lock.withLock {
+                if let failureValue { return failureValue }
+                do {
+                    try body()
+                    return nil
+                } catch {
+                    failureValue = error
+                    return error
+                }
+            }
+        }
 
         init(
             url: URL, limit: UInt64, range: Range<UInt64>?, head: @escaping @Sendable (RemoteResponse) throws -> Void,
@@ -140,13 +198,14 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             }
             let response = RemoteResponse(status: status, etag: etag, totalLength: total, firstByte: first, bodyBytes: 0)
             state.response = response
-            do {
+            let refusal = state.unlessFailed {
                 if status == 200 || status == 206 { try Self.checkBody(of: http, limit: state.limit, url: state.url) }
                 try state.head(response)
-            } catch {
-                state.failure = error
+            }
+            if let refusal {
                 completionHandler(.cancel)
                 URLSessionTransport.cancel(dataTask)
+                state.settle(failing: refusal)
                 return
             }
             // Only a 200 or 206 has a body the caller wants; another status ends the request
@@ -155,6 +214,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
                 state.finishedEarly = true
                 completionHandler(.cancel)
                 URLSessionTransport.cancel(dataTask)
+                state.settle(.success(response))
                 return
             }
             completionHandler(.allow)
@@ -181,17 +241,17 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             guard response.status == 200 || response.status == 206 else { return }
             response.bodyBytes += UInt64(data.count)
             state.response = response
+            // Ended at once (the caller has its outcome), the task cancelled behind it: what
+            // libcurl reads until the cancel lands is dropped here, unread.
             if response.bodyBytes > state.limit {
-                state.failure = DeliveryError(
-                    .tooMuchData, "the origin sent more than the \(state.limit) bytes expected", file: state.url.absoluteString)
                 URLSessionTransport.cancel(dataTask)
+                state.settle(
+                    failing: DeliveryError(.tooMuchData, "the origin sent more than the \(state.limit) bytes expected", file: state.url.absoluteString))
                 return
             }
-            do {
-                try state.receive(data)
-            } catch {
-                state.failure = error
+            if let error = state.unlessFailed({ try state.receive(data) }) {
                 URLSessionTransport.cancel(dataTask)
+                state.settle(failing: error)
             }
         }
 
@@ -199,25 +259,24 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             lock.lock()
             let state = requests.removeValue(forKey: task.taskIdentifier)
             lock.unlock()
-            guard let state, let continuation = state.continuation else { return }
-            state.continuation = nil
-            if let failure = state.failure { return continuation.resume(throwing: failure) }
-            if state.finishedEarly, let response = state.response { return continuation.resume(returning: response) }
+            guard let state else { return }
+            if let failure = state.failure { return state.settle(.failure(failure)) }
+            if state.finishedEarly, let response = state.response { return state.settle(.success(response)) }
             if let error {
                 let code = (error as NSError).code
                 let url = state.url.absoluteString
                 if code == NSURLErrorTimedOut {
-                    return continuation.resume(throwing: DeliveryError(.timeout, "no data for too long: the origin stalled", file: url))
+                    return state.settle(.failure(DeliveryError(.timeout, "no data for too long: the origin stalled", file: url)))
                 }
                 if code == NSURLErrorCancelled {
-                    return continuation.resume(throwing: DeliveryError(.cancelled, "cancelled", file: url))
+                    return state.settle(.failure(DeliveryError(.cancelled, "cancelled", file: url)))
                 }
-                return continuation.resume(throwing: DeliveryError(.network, error.localizedDescription, file: url))
+                return state.settle(.failure(DeliveryError(.network, error.localizedDescription, file: url)))
             }
             guard let response = state.response else {
-                return continuation.resume(throwing: DeliveryError(.network, "no response", file: state.url.absoluteString))
+                return state.settle(.failure(DeliveryError(.network, "no response", file: state.url.absoluteString)))
             }
-            continuation.resume(returning: response)
+            state.settle(.success(response))
         }
     }
 }

@@ -73,7 +73,7 @@ public enum StateRestoration: Sendable, Equatable {
 ///
 /// Each step takes one object as it arrives, so a client holds at most one unverified object
 /// in memory: ``restore(_:)`` the saved state, ``advance(_:to:)`` through each next root,
-/// ``verify(catalog:signatures:chain:floor:updateStarted:)`` the catalog.
+/// ``verify(catalog:signatures:chain:floor:updateStarted:files:)`` the catalog.
 public struct CatalogVerifier: Sendable {
     /// The root the app ships.
     public let trustedRoot: Root
