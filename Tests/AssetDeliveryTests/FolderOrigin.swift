@@ -39,6 +39,8 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
     private var misbehaviours: [Misbehaviour] = []
     private var sent: UInt64 = 0
     private(set) var requests = 0
+    /// Every `If-Range` value the client sent, in order.
+    private(set) var validators: [String] = []
     private var budget: UInt64?
     private var etagSalt = 0
     private var packRanges = 0
@@ -74,6 +76,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         let path = folder + "/" + relative
         let (list, salt, packRange) = lock.withLock { () -> ([Misbehaviour], Int, Int) in
             requests += 1
+            if let ifRange { validators.append(ifRange) }
             etagSalt += 1
             if range != nil, relative.hasSuffix(".pack") { packRanges += 1 }
             return (misbehaviours, etagSalt, packRanges)

@@ -485,6 +485,24 @@ struct HostileOriginTests {
         try course.expectInstalled(version: 1)
     }
 
+    @Test("a journal planted with a validator no origin sends (a carriage return and a header after it) is discarded: no If-Range carries it")
+    func plantedValidator() async throws {
+        var course = try Course()
+        try course.publish()
+        let origin = FolderOrigin(folder: course.repository)
+        let installer = try course.installer(origin)
+        let entry = try #require(try course.currentCatalog().packs.first { $0.locale == nil })
+        let planted = "\"v1\"\r\nX-Injected:\"yes\""
+        try course.scratch.write(
+            "installed/.partial/\(entry.sha256.hex).journal",
+            "assetpack-journal 1 \(entry.sha256.hex) \(entry.size) \(planted)\ndone 0 16\n")
+        try course.scratch.write("installed/.partial/\(entry.sha256.hex).partial", [UInt8](repeating: 0, count: Int(entry.size)))
+        try await installer.makeAvailable(locales: ["en"])
+        #expect(!origin.validators.contains(planted))
+        #expect(origin.validators.allSatisfy { value in value.utf8.allSatisfy { $0 >= 0x21 && $0 != 0x7F } }, "\(origin.validators)")
+        try course.expectInstalled(version: 1)
+    }
+
     @Test("an edge that serves every mix of old and new objects delays an update, never fails it; the installed packs are always one catalog's, whole", .fullTierOnly)
     func cdnMixes() async throws {
         var course = try Course()

@@ -60,6 +60,9 @@ final class Journal: @unchecked Sendable {
         // could leave it (planted, or damaged into many small ranges) would cost a request per
         // byte. It is discarded like a damaged one.
         guard merged.count <= Self.maxRanges(size: size) else { return false }
+        // The validator goes back to the origin in an `If-Range` header: a planted one with a
+        // carriage return or any other byte an entity tag cannot have makes the journal damaged.
+        guard header[4] == "-" || RemoteResponse.isStrongETag(header[4]) else { return false }
         lock.withLock {
             etagValue = header[4] == "-" ? nil : header[4]
             doneRanges = merged
@@ -76,7 +79,7 @@ final class Journal: @unchecked Sendable {
 
     /// Starts a new journal (the partial file is new too).
     func create(etag: String?) throws(PackError) {
-        let usable = etag.flatMap { $0.contains(" ") || $0.contains("\n") || $0.utf8.count > 256 ? nil : $0 }
+        let usable = etag.flatMap { RemoteResponse.isStrongETag($0) ? $0 : nil }
         let header = "assetpack-journal 1 \(target) \(size) \(usable ?? "-")\n"
         try DurableFile.write(Array(header.utf8), to: path)
         lock.withLock {

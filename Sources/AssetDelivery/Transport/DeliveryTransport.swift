@@ -22,8 +22,19 @@ public struct RemoteResponse: Sendable, Equatable {
         self.bodyBytes = bodyBytes
     }
 
-    /// A strong ETag, usable with `If-Range`.
-    public var strongETag: String? { etag.flatMap { $0.hasPrefix("W/") ? nil : $0 } }
+    /// A strong ETag, usable with `If-Range`: one RFC 9110 spells (`"` opaque characters `"`,
+    /// at most 256 bytes); a weak one or anything else is `nil`.
+    public var strongETag: String? { etag.flatMap { Self.isStrongETag($0) ? $0 : nil } }
+
+    /// Whether `text` is a strong entity tag as RFC 9110 (8.8.3) spells one: a double quote,
+    /// visible ASCII other than the double quote (or bytes from 0x80), a double quote; no
+    /// spaces, controls or line breaks, so it goes back into an `If-Range` header as it came.
+    /// At most 256 bytes.
+    static func isStrongETag(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2, bytes.count <= 256, bytes.first == 0x22, bytes.last == 0x22 else { return false }
+        return bytes.dropFirst().dropLast().allSatisfy { $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }
+    }
 }
 
 /// How the client talks to an origin: GET of a whole file or of one byte range, streamed.
