@@ -27,7 +27,9 @@ extension ProgressStore {
     /// Writes an item row. Its `position` column holds the key's tag
     /// (``PositionIndex/tag(of:place:)``), which a content update never makes wrong, with the
     /// item's place when the writer knows it as a hint; older versions kept the place there.
-    static func save(_ progress: ItemProgress, db: Database, place: Int? = nil) throws {
+    /// `applied` is the last event (its order key) the row reflects; without it the column is not
+    /// written (a schema before the event log has none).
+    static func save(_ progress: ItemProgress, db: Database, place: Int? = nil, applied: [UInt8]? = nil) throws {
         var due: Double?
         var dueDay: Int?
         switch progress.due {
@@ -35,23 +37,26 @@ extension ProgressStore {
         case .sessionDay(let day): dueDay = day
         case .never: break
         }
-        try db.execute(
+        let logged = applied != nil
+        let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO item
-                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position\(logged ? ", applied" : ""))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(logged ? ", ?" : ""))
                 ON CONFLICT (source, item, direction) DO UPDATE SET
                     scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
                     dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
                     introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
-                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position
-                """,
-            arguments: [
-                progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
-                try json(progress.state, encoder), due, dueDay, progress.stability,
-                progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
-                progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key, place: place),
-            ])
+                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position\(logged ? ", applied = excluded.applied" : "")
+                """)
+        var arguments: StatementArguments = [
+            progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
+            try json(progress.state, encoder), due, dueDay, progress.stability,
+            progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
+            progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key, place: place),
+        ]
+        if let applied { arguments += [Data(applied)] }
+        try statement.execute(arguments: arguments)
     }
 }
 
