@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .library(name: "StudyProgress", targets: ["StudyProgress"]),
+        // Progress synced across a learner's devices through a folder or an S3-compatible store,
+        // end-to-end encrypted (needs the StudyProgress trait, as StudyProgress does).
+        .library(name: "StudySync", targets: ["StudySync"]),
         // Research equipment, not for apps: review-log evaluation, training, simulation (the study
         // tool and the benchmarks use it). It adds no package dependency beyond swift-system.
         .library(name: "StudyResearch", targets: ["StudyResearch"]),
@@ -134,10 +137,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
         ),
+        // Sync: the event log merged across devices through a folder or S3 (SigV4), sealed with the
+        // learner's key (ChaCha20-Poly1305, HKDF from swift-crypto); zlib packs the segments.
+        .target(
+            name: "StudySync",
+            dependencies: [
+                "StudyProgress", "StudyEngine", "ErrorReporting", "CAssetPackZlib", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "AssetLibrary", "AssetPack", "ErrorReporting", "CommandLineSupport",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudySync", "StudyContent", "AssetLibrary", "AssetPack", "ErrorReporting", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -152,6 +164,14 @@ let package = Package(
                 "StudyProgress", "StudyEngine", "StudyResearch", "StudyContent", "AssetLibrary", "AssetPack", "study", "packtool", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
+        ),
+        .testTarget(
+            name: "StudySyncTests",
+            dependencies: [
+                "StudySync", "StudyProgress", "StudyEngine", "StudyContent", "AssetPack", "study", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

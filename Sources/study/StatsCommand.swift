@@ -3,6 +3,7 @@ import Foundation
 import StudyEngine
 import StudyResearch
 import StudyProgress
+import StudySync
 
 /// `study stats`: the due forecast, retention, streak and level; the Leitner calendar.
 struct StatsCommand: ParsableCommand {
@@ -31,15 +32,17 @@ struct StatsCommand: ParsableCommand {
         let progress = try store.items(source: material.source)
         let leitner = progress.values.contains { $0.state.kind == .leitner }
         let grid = leitner ? LeitnerGrid(progress: progress, firstDay: try store.sessionDay(source: material.source).day) : nil
+        let sync = try SyncStatus(store: store)
         if json {
             struct Output: Encodable {
                 var figures: ProgressStatistics
                 var retention: Double?
                 var leitner: [String]?
+                var sync: SyncStatus
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            say(String(decoding: try encoder.encode(Output(figures: figures, retention: figures.retention, leitner: grid?.lines)), as: UTF8.self))
+            say(String(decoding: try encoder.encode(Output(figures: figures, retention: figures.retention, leitner: grid?.lines, sync: sync)), as: UTF8.self))
             return
         }
         say("\(material.title) (\(material.source)) · \(figures.seen) of \(figures.total) seen · level: \(figures.level)")
@@ -62,6 +65,12 @@ struct StatsCommand: ParsableCommand {
             say("")
             say("Leitner calendar (■: the level comes up that session day)")
             for line in grid.lines { say("  " + line) }
+        }
+        say("")
+        say("sync: this device \(sync.device) · \(sync.events) events · state \(sync.stateHash.prefix(16))")
+        for device in sync.devices {
+            let mark = device.device == sync.device ? " (this one)" : ""
+            say("  device \(device.device)\(mark): last sync \(device.lastSync ?? "never")")
         }
     }
 }

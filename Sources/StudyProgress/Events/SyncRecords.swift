@@ -14,7 +14,8 @@ package struct SyncObjectRecord: Sendable, Hashable {
     package var kind: Int
     /// When its writer sealed it (its wall clock, milliseconds since 1970).
     package var sealedAt: Int64
-    /// 0: merged from the remote; 1: written here, not yet known to be uploaded; 2: uploaded.
+    /// 0: merged from the remote; 1: written here, not yet known to be uploaded; 2: uploaded;
+    /// 3: deleted from the remote by this device (a verified snapshot covers it).
     package var state: Int
     /// Events it carries.
     package var events: Int
@@ -71,10 +72,11 @@ extension ProgressStore {
         try write { db in try Self.saveObject(record, db: db) }
     }
 
-    /// Forgets the record of remote objects (deleted from the remote).
-    package func forgetObjects(_ names: [String]) throws(ProgressError) {
+    /// Records that objects were deleted from the remote (state 3): their numbers stay known, so
+    /// their absence from a listing is no gap.
+    package func markDeleted(_ names: [String]) throws(ProgressError) {
         try write { db in
-            for name in names { try db.execute(sql: "DELETE FROM syncObject WHERE name = ?", arguments: [name]) }
+            for name in names { try db.execute(sql: "UPDATE syncObject SET state = 3 WHERE name = ?", arguments: [name]) }
         }
     }
 
@@ -98,10 +100,14 @@ extension ProgressStore {
 
     /// Merges events from the remote object `record` and records it as merged, in one
     /// transaction: a kill leaves both done or neither.
-    package func merge(_ events: [ProgressEvent], from record: SyncObjectRecord) throws(ProgressError) -> MergeSummary {
+    /// `covering` lists the segments a snapshot holds, recorded as merged with it.
+    package func merge(_ events: [ProgressEvent], from record: SyncObjectRecord, covering: [SyncObjectRecord] = []) throws(ProgressError) -> MergeSummary {
         try write { db in
             let summary = try Self.merge(events, sent: record.name, db: db)
             try Self.saveObject(record, db: db)
+            for covered in covering where try Int.fetchOne(db, sql: "SELECT 1 FROM syncObject WHERE name = ?", arguments: [covered.name]) == nil {
+                try Self.saveObject(covered, db: db)
+            }
             return summary
         }
     }

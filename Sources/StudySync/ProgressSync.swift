@@ -1,0 +1,399 @@
+import Foundation
+import StudyProgress
+
+/// What one sync did.
+public struct SyncReport: Sendable, Hashable, Codable {
+    /// Events this device sent (in new segments).
+    public var eventsSent = 0
+    /// Events new to this device, merged from the remote.
+    public var eventsReceived = 0
+    /// Bytes written to the remote.
+    public var bytesSent = 0
+    /// Bytes read from the remote.
+    public var bytesReceived = 0
+    /// Requests to the remote (a list, a read, a write, a delete each count one).
+    public var requests = 0
+    /// Objects read and merged.
+    public var objectsMerged = 0
+    /// Objects written.
+    public var objectsWritten = 0
+    /// Objects of this device deleted because a verified snapshot covers them.
+    public var objectsDeleted = 0
+    /// Objects refused, with why: nothing of them was merged; the next sync tries them again.
+    public var refused: [Refusal] = []
+    /// Seconds the sync took.
+    public var seconds = 0.0
+
+    /// An object sync refused.
+    public struct Refusal: Sendable, Hashable, Codable {
+        /// The object's name.
+        public var object: String
+        /// The refusal's code (``SyncError/Code``'s raw value).
+        public var code: String
+        /// The refusal as one line.
+        public var message: String
+    }
+
+    /// A report of nothing yet.
+    public init() {}
+}
+
+/// A step of a sync, for a progress display.
+public enum SyncProgress: Sendable, Hashable {
+    /// The remote listed `objects` objects of this learner.
+    case listed(objects: Int)
+    /// An object was read and merged: its name and the events new here.
+    case merged(object: String, newEvents: Int)
+    /// An object was refused.
+    case refused(object: String, code: String)
+    /// An object was written: its name and the events it carries.
+    case written(object: String, events: Int)
+    /// The sync finished.
+    case finished(SyncReport)
+}
+
+/// Syncs one progress file with a remote that a learner's devices share, end-to-end encrypted
+/// with the learner's key.
+///
+/// Each device writes its new events to the remote as segments, written once under new names,
+/// and merges what the other devices wrote: a union of events by id, then a deterministic replay
+/// of what changed. Devices that have merged the same segments have byte-identical progress,
+/// whatever the order of syncs. A session keeps answering while a sync runs: the network is
+/// never used inside a database transaction, and each merge is one short transaction.
+///
+/// ```swift
+/// let sync = ProgressSync(store: progress, remote: FolderRemote(root: folder), key: key)
+/// let report = try await sync.sync()
+/// ```
+public actor ProgressSync {
+    /// The progress file.
+    public nonisolated let store: ProgressStore
+    /// The remote.
+    public nonisolated let remote: any SyncRemote
+    /// The learner's key.
+    public nonisolated let key: LearnerKey
+    /// Every step of every sync of this value, as it happens.
+    public nonisolated let progress: AsyncStream<SyncProgress>
+    private let continuation: AsyncStream<SyncProgress>.Continuation
+    /// Events per segment at most.
+    public nonisolated let segmentEvents: Int
+    /// After this many of its own segments on the remote, a device writes a snapshot and deletes them.
+    public nonisolated let snapshotAfterSegments: Int
+
+    /// The largest segment sync reads (bytes).
+    public static let maximumSegmentSize = 16 << 20
+    /// The largest snapshot sync reads (bytes).
+    public static let maximumSnapshotSize = 256 << 20
+
+    /// Syncs `store` with `remote` under `key`.
+    public init(store: ProgressStore, remote: any SyncRemote, key: LearnerKey, segmentEvents: Int = 50_000, snapshotAfterSegments: Int = 32) {
+        self.store = store
+        self.remote = remote
+        self.key = key
+        self.segmentEvents = max(1, segmentEvents)
+        self.snapshotAfterSegments = max(2, snapshotAfterSegments)
+        (progress, continuation) = AsyncStream.makeStream(of: SyncProgress.self, bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Sends this file's new events, merges the other devices', and compacts this device's own
+    /// segments into a snapshot when there are many.
+    ///
+    /// Throws ``SyncError``: ``SyncError/Code/wrongKey`` before anything is written when the key
+    /// does not open the learner's objects; a store or network failure (what was merged stays
+    /// merged; the next sync goes on from there). Objects that fail authentication are not
+    /// thrown: they are refused, listed in the report, and never merged.
+    public func sync() async throws(SyncError) -> SyncReport {
+        var run = Run(sync: self)
+        let started = Date()
+        try await run.go()
+        run.report.seconds = Date().timeIntervalSince(started)
+        continuation.yield(.finished(run.report))
+        return run.report
+    }
+
+    fileprivate func emit(_ step: SyncProgress) { continuation.yield(step) }
+
+    /// The name this file keeps the remote under: the remote and the learner.
+    nonisolated var remoteIdentity: String { remote.identity + " learner " + key.learnerID }
+}
+
+/// One sync's state.
+private struct Run {
+    let sync: ProgressSync
+    var report = SyncReport()
+    var store: ProgressStore { sync.store }
+    var key: LearnerKey { sync.key }
+    var device: UInt64 { sync.store.device.rawValue }
+
+    init(sync: ProgressSync) { self.sync = sync }
+
+    mutating func go() async throws(SyncError) {
+        let identity = sync.remoteIdentity
+        let known = try progress { try store.syncRemote() }
+        let verified = known?.remote == identity + " key " + key.fingerprint
+        if let known, !verified, known.remote.hasPrefix(sync.remote.identity + " learner ") {
+            throw SyncError(.wrongKey, object: sync.remote.identity, "this progress file syncs there with another learner key")
+        }
+        let listed = try await list()
+        if !verified { try await checkKey(listed) }
+        try progress { try store.useRemote(identity + " key " + key.fingerprint) }
+        try await merge(listed)
+        try await upload(listed)
+        try await compact()
+        try progress { try store.recordSync(at: Int64(Date().timeIntervalSince1970 * 1000)) }
+    }
+
+    // MARK: Listing
+
+    struct Listed {
+        var objects: [ObjectName: Int] = [:]
+        var keyCheck: Int?
+    }
+
+    mutating func list() async throws(SyncError) -> Listed {
+        let folder = ObjectName.learnerFolder(key.learner)
+        report.requests += 1
+        var listed = Listed()
+        for object in try await sync.remote.list(prefix: folder) {
+            guard let name = ObjectName(parsing: object.name), name.learner == key.learner, name.description == object.name else { continue }
+            if name.kind == .keyCheck { listed.keyCheck = object.size } else { listed.objects[name] = object.size }
+        }
+        await sync.emit(.listed(objects: listed.objects.count))
+        return listed
+    }
+
+    // MARK: The key
+
+    /// Opens the key-check object (or, without one, the smallest object) with the key: a key that
+    /// does not open it is the wrong key, and nothing is written.
+    mutating func checkKey(_ listed: Listed) async throws(SyncError) {
+        let name: String
+        let kind: ObjectName.Kind
+        let size: Int
+        if let check = listed.keyCheck {
+            name = ObjectName(kind: .keyCheck, learner: key.learner, device: 0, sequence: 0, tag: "").description
+            kind = .keyCheck
+            size = check
+        } else if let smallest = listed.objects.min(by: { $0.value < $1.value }) {
+            name = smallest.key.description
+            kind = smallest.key.kind
+            size = smallest.value
+        } else {
+            // A learner's first device: the check object is written with the first segment.
+            return
+        }
+        let bytes = try await get(name, size: size, limit: ProgressSync.maximumSnapshotSize)
+        do {
+            _ = try SealedObject.open(bytes, kind: kind, name: name, key: key)
+        } catch {
+            throw SyncError(
+                .wrongKey, object: name,
+                "the learner key does not open this learner's objects (another key, or the object was changed); nothing was written")
+        }
+    }
+
+    // MARK: Merging
+
+    mutating func merge(_ listed: Listed) async throws(SyncError) {
+        let records = try progress { try store.syncObjects() }
+        var known = Set(records.map(\.name))
+        // Segments deleted since this file last looked (a gap in a device's numbers) are in a
+        // snapshot: then the newest snapshot of each device is merged first.
+        var numbers: [UInt64: Set<Int>] = [:]
+        // Segments and snapshots share a device's numbers; deleted objects stay in the records.
+        for record in records {
+            if let name = ObjectName(parsing: record.name) { numbers[name.device, default: []].insert(name.sequence) }
+        }
+        for name in listed.objects.keys { numbers[name.device, default: []].insert(name.sequence) }
+        let gap = numbers.values.contains { seen in (1...(seen.max() ?? 1)).contains { !seen.contains($0) } }
+        let snapshots = listed.objects.keys.filter { $0.kind == .snapshot && !known.contains($0.description) }
+        var newest: [UInt64: ObjectName] = [:]
+        for name in snapshots where newest[name.device].map({ $0.sequence < name.sequence }) ?? true { newest[name.device] = name }
+        let nothingMerged = !records.contains { $0.state == 0 }
+        if gap || (nothingMerged && !newest.isEmpty) {
+            for name in newest.values.sorted() {
+                try await mergeObject(name, size: listed.objects[name] ?? 0, known: &known)
+            }
+        }
+        for name in listed.objects.keys.sorted() where name.kind == .segment && !known.contains(name.description) {
+            try await mergeObject(name, size: listed.objects[name] ?? 0, known: &known)
+        }
+        // Snapshots not needed: known from now on, never read.
+        let untouched = snapshots.filter { !known.contains($0.description) }
+        for name in untouched {
+            try progress { try store.recordObject(SyncObjectRecord(name: name.description, device: DeviceID(rawValue: name.device), kind: 2, sealedAt: 0, state: 0, events: 0)) }
+        }
+    }
+
+    /// Reads, opens and merges one object; a refusal is reported and the sync goes on.
+    mutating func mergeObject(_ name: ObjectName, size: Int, known: inout Set<String>) async throws(SyncError) {
+        let text = name.description
+        let limit = name.kind == .snapshot ? ProgressSync.maximumSnapshotSize : ProgressSync.maximumSegmentSize
+        do throws(SyncError) {
+            guard size <= limit else { throw SyncError(.tooLarge, object: text, "listed at \(size) bytes, more than the \(limit) sync reads") }
+            let bytes = try await get(text, size: size, limit: limit)
+            let body = try Self.open(bytes, name: name, key: key)
+            let covering = body.covered.compactMap { covered -> SyncObjectRecord? in
+                guard let segment = ObjectName(parsing: covered), segment.kind == .segment, segment.learner == key.learner else { return nil }
+                return SyncObjectRecord(name: covered, device: DeviceID(rawValue: segment.device), kind: 1, sealedAt: 0, state: 0, events: 0)
+            }
+            let record = SyncObjectRecord(
+                name: text, device: DeviceID(rawValue: name.device), kind: Int(name.kind.rawValue), sealedAt: body.sealedAt, state: 0, events: body.events.count)
+            let summary = try progress { try store.merge(body.events, from: record, covering: covering) }
+            known.insert(text)
+            for covered in covering { known.insert(covered.name) }
+            report.objectsMerged += 1
+            report.eventsReceived += summary.added
+            await sync.emit(.merged(object: text, newEvents: summary.added))
+        } catch where [.notAuthentic, .malformedObject, .tooLarge].contains(error.code) {
+            report.refused.append(SyncReport.Refusal(object: text, code: error.code.rawValue, message: error.description))
+            await sync.emit(.refused(object: text, code: error.code.rawValue))
+        }
+    }
+
+    /// Opens an object and checks that what is inside agrees with its name.
+    static func open(_ bytes: [UInt8], name: ObjectName, key: LearnerKey) throws(SyncError) -> ObjectBody {
+        let text = name.description
+        let content = try SealedObject.open(bytes, kind: name.kind, name: text, key: key)
+        guard SealedObject.tag(for: content, key: key) == name.tag else {
+            throw SyncError(.notAuthentic, object: text, "the content is not the one its name was made for")
+        }
+        let body: ObjectBody
+        switch ObjectBody.decode(content) {
+        case .success(let decoded): body = decoded
+        case .failure(let malformed): throw SyncError(.malformedObject, object: text, malformed.reason)
+        }
+        guard body.learner == key.learner, body.device == name.device, body.sequence == name.sequence else {
+            throw SyncError(.notAuthentic, object: text, "sealed for another learner, device or sequence number than its name says")
+        }
+        return body
+    }
+
+    // MARK: Uploading
+
+    mutating func upload(_ listed: Listed) async throws(SyncError) {
+        let records = try progress { try store.syncObjects() }
+        var next = 1
+        for record in records {
+            if let name = ObjectName(parsing: record.name), name.device == device { next = max(next, name.sequence + 1) }
+        }
+        for name in listed.objects.keys where name.device == device { next = max(next, name.sequence + 1) }
+        var wroteCheck = listed.keyCheck != nil
+        // Objects planned before a kill or a failure: sealed again, the same bytes, the same name.
+        for record in records where record.state == 1 {
+            guard let name = ObjectName(parsing: record.name) else { continue }
+            let events = try progress { try store.events(sentIn: record.name) }
+            try await writeCheck(&wroteCheck)
+            try await write(name, ObjectBody(learner: key.learner, device: device, sequence: name.sequence, sealedAt: record.sealedAt, covered: [], events: events), record: record)
+        }
+        while true {
+            let unsent = try progress { try store.unsentEvents(limit: sync.segmentEvents) }
+            if unsent.isEmpty { break }
+            try Self.checkCancellation()
+            let events = unsent.map(\.event).sorted { $0.precedes($1) }
+            let sealedAt = Int64(Date().timeIntervalSince1970 * 1000)
+            let body = ObjectBody(learner: key.learner, device: device, sequence: next, sealedAt: sealedAt, covered: [], events: events)
+            let content = body.encoded()
+            let name = ObjectName(kind: .segment, learner: key.learner, device: device, sequence: next, tag: SealedObject.tag(for: content, key: key))
+            let record = SyncObjectRecord(
+                name: name.description, device: store.device, kind: 1, sealedAt: sealedAt, state: 1, events: events.count)
+            try progress { try store.plan(record, carrying: unsent.map(\.seq)) }
+            try await writeCheck(&wroteCheck)
+            try await write(name, body, record: record)
+            next += 1
+        }
+    }
+
+    /// Writes the key-check object if the learner's folder has none yet.
+    mutating func writeCheck(_ written: inout Bool) async throws(SyncError) {
+        guard !written else { return }
+        let name = ObjectName(kind: .keyCheck, learner: key.learner, device: 0, sequence: 0, tag: "").description
+        let content = ObjectBody(learner: key.learner, device: device, sequence: 0, sealedAt: 0, covered: [], events: []).encoded()
+        let sealed = try SealedObject.seal(content, kind: .keyCheck, name: name, key: key)
+        report.requests += 1
+        try await sync.remote.put(name, sealed)
+        report.bytesSent += sealed.count
+        written = true
+    }
+
+    mutating func write(_ name: ObjectName, _ body: ObjectBody, record: SyncObjectRecord) async throws(SyncError) {
+        let content = body.encoded()
+        let sealed = try SealedObject.seal(content, kind: name.kind, name: name.description, key: key)
+        report.requests += 1
+        try await sync.remote.put(name.description, sealed)
+        var uploaded = record
+        uploaded.state = 2
+        try progress { try store.recordObject(uploaded) }
+        report.objectsWritten += 1
+        report.bytesSent += sealed.count
+        report.eventsSent += body.events.count
+        await sync.emit(.written(object: name.description, events: body.events.count))
+    }
+
+    // MARK: Compacting
+
+    /// With many segments of its own on the remote, a device writes a snapshot of the whole log,
+    /// reads it back and opens it, and only then deletes its own segments the snapshot covers
+    /// (and its own older snapshots). Other devices' objects are theirs to delete.
+    mutating func compact() async throws(SyncError) {
+        let records = try progress { try store.syncObjects() }
+        let own = records.filter { $0.state != 3 }.compactMap { ObjectName(parsing: $0.name) }.filter { $0.device == device }
+        let segments = own.filter { $0.kind == .segment }
+        guard segments.count >= sync.snapshotAfterSegments, !records.contains(where: { $0.state == 1 }) else { return }
+        try Self.checkCancellation()
+        let events = try progress { try store.allEvents() }
+        let covered = records.filter { $0.kind == 1 }.map(\.name).sorted()
+        let sequence = (own.map(\.sequence).max() ?? 0) + 1
+        let body = ObjectBody(
+            learner: key.learner, device: device, sequence: sequence, sealedAt: Int64(Date().timeIntervalSince1970 * 1000), covered: covered, events: events)
+        let content = body.encoded()
+        let name = ObjectName(kind: .snapshot, learner: key.learner, device: device, sequence: sequence, tag: SealedObject.tag(for: content, key: key))
+        let sealed = try SealedObject.seal(content, kind: .snapshot, name: name.description, key: key)
+        guard sealed.count <= ProgressSync.maximumSnapshotSize else { return }
+        report.requests += 1
+        try await sync.remote.put(name.description, sealed)
+        report.bytesSent += sealed.count
+        report.objectsWritten += 1
+        try progress {
+            try store.recordObject(SyncObjectRecord(name: name.description, device: store.device, kind: 2, sealedAt: body.sealedAt, state: 2, events: events.count))
+        }
+        await sync.emit(.written(object: name.description, events: events.count))
+        // Verified: read back as any device would, and opened.
+        let back = try await get(name.description, size: sealed.count, limit: ProgressSync.maximumSnapshotSize)
+        guard back == sealed, (try? Self.open(back, name: name, key: key))?.events.count == events.count else { return }
+        var deleted: [String] = []
+        for old in own where (old.kind == .segment && covered.contains(old.description)) || (old.kind == .snapshot && old.sequence < sequence) {
+            report.requests += 1
+            try await sync.remote.delete(old.description)
+            deleted.append(old.description)
+        }
+        try progress { try store.markDeleted(deleted) }
+        report.objectsDeleted += deleted.count
+    }
+
+    // MARK: Helpers
+
+    mutating func get(_ name: String, size: Int, limit: Int) async throws(SyncError) -> [UInt8] {
+        try Self.checkCancellation()
+        report.requests += 1
+        let bytes = try await sync.remote.get(name, limit: min(limit, max(size, 0)))
+        report.bytesReceived += bytes.count
+        return bytes
+    }
+
+    static func checkCancellation() throws(SyncError) {
+        if Task.isCancelled { throw SyncError(.cancelled, "the sync was cancelled") }
+    }
+
+    func progress<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do {
+            return try body()
+        } catch let error as ProgressError {
+            throw SyncError(error)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.progress, "\(error)")
+        }
+    }
+}

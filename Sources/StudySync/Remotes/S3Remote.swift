@@ -1,0 +1,239 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An S3-compatible object store as a remote (AWS S3, Cloudflare R2, MinIO, SeaweedFS): objects
+/// under `PREFIX/` in a bucket, requests signed with AWS Signature Version 4, session tokens
+/// included (the temporary, per-learner-prefix credentials an app gets from STS or Cognito).
+///
+/// Path-style addressing (`ENDPOINT/BUCKET/KEY`), which every S3-compatible store serves. A
+/// request that fails with a 5xx status, a broken connection or a stall is tried up to three
+/// times; a refusal of the credentials (403) is reported at once.
+public struct S3Remote: SyncRemote {
+    /// The store's endpoint (`https://s3.eu-west-1.amazonaws.com`, `http://127.0.0.1:8333`).
+    public let endpoint: URL
+    /// The bucket.
+    public let bucket: String
+    /// The folder inside the bucket (no leading or trailing `/`; empty for the bucket's root).
+    public let prefix: String
+    /// The region the signature names (`us-east-1` for most S3-compatible stores).
+    public let region: String
+    /// The credentials.
+    public let credentials: StoreCredentials
+    /// The largest listing page read (bytes).
+    static let listPageLimit = 16 << 20
+    /// The most objects a listing returns before sync stops reading it.
+    static let listObjectLimit = 1_000_000
+    private let client: HTTPClient
+
+    /// A remote in `bucket` under `prefix` at `endpoint`.
+    public init(
+        endpoint: URL, bucket: String, prefix: String, region: String = "us-east-1", credentials: StoreCredentials, stallTimeout: TimeInterval = 20
+    ) {
+        self.endpoint = endpoint
+        self.bucket = bucket
+        self.prefix = prefix.split(separator: "/").joined(separator: "/")
+        self.region = region
+        self.credentials = credentials
+        client = HTTPClient(stallTimeout: stallTimeout)
+    }
+
+    /// Reads `s3://BUCKET/PREFIX`; the endpoint defaults to AWS's for the region.
+    public init(url: String, endpoint: String?, region: String?, credentials: StoreCredentials, stallTimeout: TimeInterval = 20) throws(SyncError) {
+        guard url.hasPrefix("s3://") else { throw SyncError(.invalidArgument, object: url, "an S3 remote is s3://BUCKET/PREFIX") }
+        let path = url.dropFirst(5)
+        let bucket = path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
+        guard !bucket.isEmpty, bucket.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw SyncError(.invalidArgument, object: url, "no bucket name after s3://")
+        }
+        let prefix = path.dropFirst(bucket.count).split(separator: "/").joined(separator: "/")
+        let region = region ?? "us-east-1"
+        let endpointText = endpoint ?? "https://s3.\(region).amazonaws.com"
+        guard let endpointURL = URL(string: endpointText), let scheme = endpointURL.scheme, ["http", "https"].contains(scheme), endpointURL.host != nil
+        else {
+            throw SyncError(.invalidArgument, object: endpointText, "the endpoint is an http:// or https:// URL")
+        }
+        self.init(endpoint: endpointURL, bucket: bucket, prefix: prefix, region: region, credentials: credentials, stallTimeout: stallTimeout)
+    }
+
+    /// `s3://BUCKET/PREFIX` at the endpoint's host.
+    public var identity: String { "s3://\(bucket)/\(prefix) at \(endpoint.absoluteString)" }
+
+    private func key(_ name: String) -> String { prefix.isEmpty ? name : prefix + "/" + name }
+
+    /// ListObjectsV2, page after page.
+    public func list(prefix listPrefix: String) async throws(SyncError) -> [RemoteObject] {
+        var objects: [RemoteObject] = []
+        var token: String?
+        let full = key(listPrefix)
+        let strip = prefix.isEmpty ? 0 : prefix.count + 1
+        repeat {
+            var query = [("list-type", "2"), ("prefix", full)]
+            if let token { query.append(("continuation-token", token)) }
+            let response = try await send("GET", path: "", query: query, body: nil, limit: Self.listPageLimit)
+            let page = try ListPage(parsing: response.body, object: "s3://\(bucket)/\(full)")
+            for object in page.objects where object.name.count > strip {
+                objects.append(RemoteObject(name: String(object.name.dropFirst(strip)), size: object.size))
+            }
+            guard objects.count <= Self.listObjectLimit else {
+                throw SyncError(.tooLarge, object: "s3://\(bucket)/\(full)", "the listing has more than \(Self.listObjectLimit) objects")
+            }
+            token = page.isTruncated ? page.nextToken : nil
+        } while token != nil
+        return objects
+    }
+
+    /// GetObject, at most `limit` bytes.
+    public func get(_ name: String, limit: Int) async throws(SyncError) -> [UInt8] {
+        try await send("GET", path: key(name), query: [], body: nil, limit: limit).body
+    }
+
+    /// PutObject.
+    public func put(_ name: String, _ bytes: [UInt8]) async throws(SyncError) {
+        _ = try await send("PUT", path: key(name), query: [], body: bytes, limit: 1 << 20)
+    }
+
+    /// DeleteObject.
+    public func delete(_ name: String) async throws(SyncError) {
+        _ = try await send("DELETE", path: key(name), query: [], body: nil, limit: 1 << 20)
+    }
+
+    /// One signed request, tried up to three times on a 5xx, a broken connection or a stall.
+    private func send(_ method: String, path objectKey: String, query: [(String, String)], body: [UInt8]?, limit: Int) async throws(SyncError) -> HTTPResponse {
+        let object = "s3://\(bucket)/\(objectKey)"
+        var attempt = 0
+        while true {
+            attempt += 1
+            do throws(SyncError) {
+                let response = try await sendOnce(method, path: objectKey, query: query, body: body, limit: limit)
+                switch response.status {
+                case 200..<300: return response
+                case 403, 401:
+                    let (code, message) = Self.errorText(response.body)
+                    throw SyncError(.accessDenied, object: object, "the store refused the credentials (\(response.status) \(code)\(message.isEmpty ? "" : ": " + message))")
+                case 500..<600 where attempt < 3:
+                    try await Self.pause(attempt)
+                    continue
+                default:
+                    let (code, message) = Self.errorText(response.body)
+                    throw SyncError(.httpStatus, object: object, "\(method) answered \(response.status) \(code)\(message.isEmpty ? "" : ": " + message)")
+                }
+            } catch let error where [.network, .timeout].contains(error.code) && attempt < 3 {
+                try await Self.pause(attempt)
+            }
+        }
+    }
+
+    private static func pause(_ attempt: Int) async throws(SyncError) {
+        do {
+            try await Task.sleep(nanoseconds: UInt64(attempt) * 200_000_000)
+        } catch {
+            throw SyncError(.cancelled, "cancelled")
+        }
+    }
+
+    private func sendOnce(_ method: String, path objectKey: String, query: [(String, String)], body: [UInt8]?, limit: Int) async throws(SyncError) -> HTTPResponse {
+        let basePath = endpoint.path.hasSuffix("/") ? String(endpoint.path.dropLast()) : endpoint.path
+        let canonicalPath = SigV4.encode(basePath + "/" + bucket + (objectKey.isEmpty ? "" : "/" + objectKey), keepingSlashes: true)
+        let queryText = SigV4.canonicalQuery(query)
+        var components = "\(endpoint.scheme ?? "https")://\(endpoint.host ?? "")"
+        if let port = endpoint.port { components += ":\(port)" }
+        guard let url = URL(string: components + canonicalPath + (queryText.isEmpty ? "" : "?" + queryText)) else {
+            throw SyncError(.invalidArgument, object: objectKey, "cannot make a URL for this object")
+        }
+        let payloadHash = SigV4.hexSHA256(body ?? [])
+        let amzDate = SigV4.amzDate(Date())
+        var host = endpoint.host ?? ""
+        if let port = endpoint.port { host += ":\(port)" }
+        var headers = [("host", host), ("x-amz-content-sha256", payloadHash), ("x-amz-date", amzDate)]
+        if let token = credentials.sessionToken { headers.append(("x-amz-security-token", token)) }
+        let authorization = SigV4.authorization(
+            method: method, path: canonicalPath, query: query, headers: headers, payloadHash: payloadHash, region: region, service: "s3",
+            credentials: credentials)
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        for (name, value) in headers where name != "host" { request.setValue(value, forHTTPHeaderField: name) }
+        request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        if let body { request.setValue(String(body.count), forHTTPHeaderField: "Content-Length") }
+        return try await client.send(request, body: body, limit: limit)
+    }
+
+    /// The `Code` and `Message` of an S3 error body.
+    static func errorText(_ body: [UInt8]) -> (String, String) {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        return (XMLText.first("Code", in: text) ?? "", XMLText.first("Message", in: text) ?? "")
+    }
+}
+
+/// One page of a ListObjectsV2 answer, read by hand: only the elements sync needs, every value
+/// unescaped and checked (a key must be UTF-8 text, a size a non-negative number).
+struct ListPage {
+    var objects: [RemoteObject] = []
+    var isTruncated = false
+    var nextToken: String?
+
+    init(parsing body: [UInt8], object: String) throws(SyncError) {
+        let text = String(decoding: body, as: UTF8.self)
+        guard text.contains("<ListBucketResult") else {
+            throw SyncError(.httpStatus, object: object, "the listing is not a ListBucketResult")
+        }
+        for block in XMLText.all("Contents", in: text) {
+            guard let key = XMLText.first("Key", in: block), let sizeText = XMLText.first("Size", in: block), let size = Int(sizeText), size >= 0 else {
+                throw SyncError(.httpStatus, object: object, "a listed object has no key or size")
+            }
+            objects.append(RemoteObject(name: key, size: size))
+        }
+        isTruncated = XMLText.first("IsTruncated", in: text) == "true"
+        nextToken = XMLText.first("NextContinuationToken", in: text)
+        if isTruncated, nextToken?.isEmpty ?? true {
+            throw SyncError(.httpStatus, object: object, "a truncated listing without a continuation token")
+        }
+    }
+}
+
+/// The few XML reads S3's answers need: the text of `<NAME>…</NAME>` elements, unescaped.
+enum XMLText {
+    static func all(_ name: String, in text: String) -> [String] {
+        var results: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<\(name)>"), let close = rest[open.upperBound...].range(of: "</\(name)>") {
+            results.append(unescape(String(rest[open.upperBound..<close.lowerBound])))
+            rest = rest[close.upperBound...]
+        }
+        return results
+    }
+
+    static func first(_ name: String, in text: String) -> String? {
+        guard let open = text.range(of: "<\(name)>"), let close = text[open.upperBound...].range(of: "</\(name)>") else { return nil }
+        return unescape(String(text[open.upperBound..<close.lowerBound]))
+    }
+
+    static func unescape(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var rest = text[...]
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 10 else {
+                out += "&"
+                rest = rest[rest.index(after: amp)...]
+                continue
+            }
+            let entity = String(rest[rest.index(after: amp)..<semi])
+            switch entity {
+            case "amp": out += "&"
+            case "lt": out += "<"
+            case "gt": out += ">"
+            case "quot": out += "\""
+            case "apos": out += "'"
+            default:
+                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
+                if let number, let scalar = UnicodeScalar(number) { out.unicodeScalars.append(scalar) } else { out += "&" + entity + ";" }
+            }
+            rest = rest[rest.index(after: semi)...]
+        }
+        return out + rest
+    }
+}
