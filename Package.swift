@@ -168,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "StudySyncTests",
             dependencies: [
-                "StudySync", "StudyProgress", "StudyEngine", "StudyContent", "AssetPack", "study", "TestSupport",
+                "StudySync", "StudyProgress", "StudyEngine", "StudyContent", "AssetPack", "ErrorReporting", "study", "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]
