@@ -100,6 +100,11 @@ public struct S3Remote: SyncRemote {
         _ = try await send("DELETE", path: key(name), query: [], body: nil, limit: 1 << 20)
     }
 
+    /// A signed request on the bucket itself (tests make their bucket with it).
+    func sendForTests(_ method: String) async throws(SyncError) {
+        _ = try await send(method, path: "", query: [], body: nil, limit: 1 << 20)
+    }
+
     /// One signed request, tried up to three times on a 5xx, a broken connection or a stall.
     private func send(_ method: String, path objectKey: String, query: [(String, String)], body: [UInt8]?, limit: Int) async throws(SyncError) -> HTTPResponse {
         let object = "s3://\(bucket)/\(objectKey)"
