@@ -54,7 +54,7 @@ struct StoreTests {
         _ = try await b.sync.sync()
         let idle = try await a.sync.sync()
         #expect(try a.hash() == b.hash())
-        #expect(idle.eventsReceived == 1 && idle.requests <= 2, "\(idle)")
+        #expect(idle.eventsReceived == 2 && idle.requests <= 2, "b's answer and seed: \(idle)")
         let quiet = try await a.sync.sync()
         #expect(quiet.requests == 1, "\(quiet)")
 
