@@ -28,6 +28,9 @@ public struct DeliveryError: LibraryError, Equatable {
         case notInCatalog
         /// The task was cancelled; what was fetched and verified is kept for the next run.
         case cancelled
+        /// Another installer holds the folder (a second process, or a second installer in this
+        /// one): one installer per folder.
+        case busy
     }
 
     /// What went wrong.
@@ -75,5 +78,11 @@ public struct DeliveryError: LibraryError, Equatable {
 
     static func pack(_ error: PackError, item: String? = nil) -> DeliveryError {
         DeliveryError(.pack, error.description, item: item, underlying: error)
+    }
+
+    /// A write, sync or rename on the device failed: the system's error is in the `PackError`.
+    static func fileSystem(_ error: PackError, item: String? = nil) -> DeliveryError {
+        let reason = error.systemError == .noSpace ? "the disk is full: " + error.description : error.description
+        return DeliveryError(.fileSystem, reason, item: item, underlying: error)
     }
 }

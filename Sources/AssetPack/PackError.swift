@@ -73,6 +73,9 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case badIndex
         /// The pack's index disagrees with the zip records.
         case indexMismatch
+        /// A format-2 pack holds a byte the builder would not have written for its index and
+        /// contents (a time, padding, an extra field, a comment, the index's text, a gap).
+        case notCanonical
         /// A locale tag is not a well-formed BCP 47 tag.
         case malformedLocale
         // Lookups, settings and tools.
@@ -116,6 +119,7 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
             case .unsafeName: "unsafe entry name"
             case .badIndex: "bad pack index"
             case .indexMismatch: "pack index disagrees with the archive"
+            case .notCanonical: "not the bytes the builder writes"
             case .malformedLocale: "malformed locale tag"
             case .entryNotFound: "no such entry"
             case .invalidArgument: "invalid argument"

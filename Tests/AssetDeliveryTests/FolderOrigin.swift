@@ -17,6 +17,14 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
         case endless
         /// A new ETag for every response.
         case changingETag
+        /// Answer 404 for these files (relative paths): objects a cache does not have yet.
+        case hide(Set<String>)
+        /// Serve these bytes for these files (relative paths): old objects a cache still has.
+        case serve([String: [UInt8]])
+        /// Drop the connection on any request for a file whose name ends so.
+        case dropRequests(suffix: String)
+        /// Wait this long before each 64 KiB of a body (an origin that trickles).
+        case trickle(seconds: Double)
     }
 
     let base: URL
@@ -51,7 +59,8 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
     }
 
     func get(
-        _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64, receive: @escaping @Sendable (Data) throws -> Void
+        _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64, head: @escaping @Sendable (RemoteResponse) throws -> Void,
+        receive: @escaping @Sendable (Data) throws -> Void
     ) async throws -> RemoteResponse {
         let relative = String(url.absoluteString.dropFirst(base.absoluteString.count))
         let path = folder + "/" + relative
@@ -60,30 +69,45 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
             etagSalt += 1
             return (misbehaviours, etagSalt)
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
+        var hidden = false
+        var served: [UInt8]?
+        var trickle = 0.0
+        for item in list {
+            switch item {
+            case .hide(let paths) where paths.contains(relative): hidden = true
+            case .serve(let files): served = files[relative] ?? served
+            case .dropRequests(let suffix) where relative.hasSuffix(suffix):
+                throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString)
+            case .trickle(let seconds): trickle = seconds
+            default: break
+            }
         }
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        guard !hidden, let data = served.map({ Data($0) }) ?? FileManager.default.contents(atPath: path) else {
+            let missing = RemoteResponse(status: 404, etag: nil, totalLength: nil, firstByte: 0, bodyBytes: 0)
+            try head(missing)
+            return missing
+        }
+        let attributes = served == nil ? try FileManager.default.attributesOfItem(atPath: path) : [:]
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? Double(data.count)
         var etag = "\"\(data.count)-\(Int(modified * 1000))\""
         if list.contains(where: { if case .changingETag = $0 { return true } else { return false } }) { etag = "\"\(salt)\"" }
         var body = data
         var status = 200
         var first: UInt64 = 0
         let honours = !list.contains { if case .ignoreRanges = $0 { return true } else { return false } }
-        if range != nil, !honours || (ifRange != nil && ifRange != etag) {
-            // The whole file where a range was asked: as the transport contract says, the
-            // request ends with the response and no body.
-            return RemoteResponse(status: 200, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
-        }
-        if let range {
+        // The whole file where a range was asked (a server that ignores ranges, or an If-Range
+        // that no longer matches): a 200 with every byte, as a web server sends it.
+        if let range, honours, ifRange == nil || ifRange == etag {
             guard range.upperBound <= UInt64(data.count) else {
-                return RemoteResponse(status: 416, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+                let refused = RemoteResponse(status: 416, etag: etag, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
+                try head(refused)
+                return refused
             }
             body = data.subdata(in: Int(range.lowerBound)..<Int(range.upperBound))
             status = 206
             first = range.lowerBound
         }
+        try head(RemoteResponse(status: status, etag: etag, totalLength: UInt64(data.count), firstByte: first, bodyBytes: 0))
         for case .flipBit(let suffix, let offset) in list where relative.hasSuffix(suffix) {
             if offset >= first, offset < first + UInt64(body.count) {
                 let index = body.startIndex + Int(offset - first)
@@ -110,6 +134,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
                 return false
             }
             if dropped { throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString) }
+            if trickle > 0 { try await Task.sleep(nanoseconds: UInt64(trickle * 1e9)) }
             delivered += UInt64(piece.count)
             if delivered > limit {
                 throw DeliveryError(.tooMuchData, "the origin sent more than the \(limit) bytes expected", file: url.absoluteString)

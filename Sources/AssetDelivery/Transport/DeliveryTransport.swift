@@ -33,23 +33,34 @@ public struct RemoteResponse: Sendable, Equatable {
 /// lacks, with `If-Range`, on every platform.
 public protocol DeliveryTransport: Sendable {
     /// Fetches `url`, or only `range` of it (one range per request: object stores have no
-    /// multi-range), with `If-Range: ifRange` when given. The body goes to `receive` piece by
-    /// piece, in order, only for a 200 to a request without a range or a 206 starting at the
-    /// range's first byte: any other answer (a 200 to a range request, an error status) ends the
-    /// request with that response and no body delivered. The request is cut off with
-    /// ``DeliveryError/Code/tooMuchData`` as soon as more than `limit` body bytes arrive. Throws
-    /// ``DeliveryError`` (network, timeout, cancelled) or what `receive` throws.
+    /// multi-range), with `If-Range: ifRange` when given.
+    ///
+    /// `head` gets the response (status, validator, where the body starts; `bodyBytes` 0) once,
+    /// before any byte of the body; if it throws, the request ends with that error and no body.
+    /// Then the body of a 200 or a 206 goes to `receive` piece by piece, in order; the body of
+    /// any other status is not delivered. A 200 to a range request is the whole file from its
+    /// first byte (an origin that ignores ranges): `head` decides whether that is welcome. The
+    /// request is cut off with ``DeliveryError/Code/tooMuchData`` as soon as more than `limit`
+    /// body bytes arrive. Throws ``DeliveryError`` (network, timeout, cancelled) or what `head`
+    /// or `receive` throws.
     func get(
         _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64,
+        head: @escaping @Sendable (RemoteResponse) throws -> Void,
         receive: @escaping @Sendable (Data) throws -> Void
     ) async throws -> RemoteResponse
 }
 
 extension DeliveryTransport {
-    /// The whole body of `url` (at most `limit` bytes), for small files: the catalog, a root.
-    public func data(_ url: URL, limit: UInt64) async throws -> (RemoteResponse, Data) {
+    /// The whole body of `url` (at most `limit` bytes), for small files: a pointer, a catalog, a
+    /// root. `nil` for 404 and 403 (an object store's answer for a missing key); any other
+    /// status but 200 is an error.
+    public func small(_ url: URL, limit: UInt64) async throws -> (response: RemoteResponse, body: Data?) {
         let buffer = DataBuffer()
-        let response = try await get(url, range: nil, ifRange: nil, limit: limit) { buffer.append($0) }
+        let response = try await get(url, range: nil, ifRange: nil, limit: limit, head: { _ in }) { buffer.append($0) }
+        if response.status == 404 || response.status == 403 { return (response, nil) }
+        guard response.status == 200 else {
+            throw DeliveryError(.httpStatus, "HTTP \(response.status)", file: url.absoluteString)
+        }
         return (response, buffer.value)
     }
 }

@@ -33,6 +33,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
 
     public func get(
         _ url: URL, range: Range<UInt64>?, ifRange: String?, limit: UInt64,
+        head: @escaping @Sendable (RemoteResponse) throws -> Void,
         receive: @escaping @Sendable (Data) throws -> Void
     ) async throws -> RemoteResponse {
         var request = URLRequest(url: url)
@@ -46,7 +47,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         // Bytes as they are: no transparent decompression that would change lengths and offsets.
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let task = session.dataTask(with: request)
-        let state = RequestState(url: url, limit: limit, range: range, receive: receive)
+        let state = RequestState(url: url, limit: limit, range: range, head: head, receive: receive)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<RemoteResponse, Error>) in
                 state.continuation = continuation
@@ -63,6 +64,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         let url: URL
         let limit: UInt64
         let range: Range<UInt64>?
+        let head: @Sendable (RemoteResponse) throws -> Void
         let receive: @Sendable (Data) throws -> Void
         var continuation: CheckedContinuation<RemoteResponse, Error>?
         var response: RemoteResponse?
@@ -70,10 +72,14 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
         /// The response was not one whose body is wanted; the task was cancelled on purpose.
         var finishedEarly = false
 
-        init(url: URL, limit: UInt64, range: Range<UInt64>?, receive: @escaping @Sendable (Data) throws -> Void) {
+        init(
+            url: URL, limit: UInt64, range: Range<UInt64>?, head: @escaping @Sendable (RemoteResponse) throws -> Void,
+            receive: @escaping @Sendable (Data) throws -> Void
+        ) {
             self.url = url
             self.limit = limit
             self.range = range
+            self.head = head
             self.receive = receive
         }
     }
@@ -118,11 +124,18 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
                     total = UInt64(length)
                 }
             }
-            state.response = RemoteResponse(status: status, etag: etag, totalLength: total, firstByte: first, bodyBytes: 0)
-            // Only the body asked for: a 200 to a range, a range that starts elsewhere, or an error
-            // status ends the request here, with its response.
-            let usable = state.range.map { status == 206 && first == $0.lowerBound } ?? (status == 200)
-            if !usable {
+            let response = RemoteResponse(status: status, etag: etag, totalLength: total, firstByte: first, bodyBytes: 0)
+            state.response = response
+            do {
+                try state.head(response)
+            } catch {
+                state.failure = error
+                completionHandler(.cancel)
+                return
+            }
+            // Only a 200 or 206 has a body the caller wants; another status ends the request
+            // here, with its response.
+            if status != 200 && status != 206 {
                 state.finishedEarly = true
                 completionHandler(.cancel)
                 return

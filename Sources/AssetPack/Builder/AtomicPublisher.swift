@@ -47,18 +47,7 @@ struct AtomicPublisher {
             throw failed
         }
         try output.synchronize()
-        if case .failure(let error) = Platform.rename(temporaryPath, to: destination) {
-            throw PackError.system(error, "cannot rename into place", path: destination)
-        }
-        let directory: FileDescriptor
-        switch Platform.system({ try FileDescriptor.open(folder, .readOnly, options: [.directory, .closeOnExec]) }) {
-        case .success(let opened): directory = opened
-        case .failure(let error): throw PackError.system(error, "cannot open the folder to sync it", path: folder)
-        }
-        defer { _ = try? directory.close() }
-        if case .failure(let error) = Platform.synchronize(directory) {
-            throw PackError.system(error, "fsync of the folder failed", path: folder)
-        }
+        try DurableFile.rename(temporaryPath, over: destination)
     }
 
     /// Removes the temporary file (after a failed build).

@@ -61,10 +61,16 @@ public struct PackBuilder {
 
         /// Checks the options; returns the entries' DOS timestamp.
         func validated() throws(PackError) -> DOSTimestamp {
-            guard alignment >= 1, alignment <= 32_768, alignment & (alignment - 1) == 0 else {
-                throw PackError(.invalidArgument, "alignment \(alignment) is not a power of two from 1 to 32768")
+            guard isValidAlignment(alignment) else {
+                throw PackError(.invalidArgument, "alignment \(alignment) is not a power of two from 1 to \(ZipConstants.maxAlignment)")
             }
-            if let locale { _ = try LocaleTag(locale) }
+            if let name, let problem = PackMetadata.nameProblem(name) {
+                throw PackError(.invalidArgument, "pack name \"\(name)\": \(problem)")
+            }
+            if let locale {
+                _ = try LocaleTag(locale)
+                if let problem = PackMetadata.localeProblem(locale) { throw PackError(.malformedLocale, problem) }
+            }
             guard Self.writableFormats.contains(format) else {
                 throw PackError(.invalidArgument, "format \(format) is not 1 or 2")
             }
@@ -221,12 +227,22 @@ public struct PackBuilder {
         try write(to: destination, keepingIdentical: false)
     }
 
+    /// The pack's name: the one given, or the destination's base name, which must be one a pack
+    /// may have (``PackMetadata/nameProblem(_:)``).
+    static func packName(_ given: String?, destination: String) throws(PackError) -> String {
+        let name = given ?? PackMetadata.defaultName(forFile: destination)
+        if let problem = PackMetadata.nameProblem(name) {
+            throw PackError(.invalidArgument, "pack name \"\(name)\": \(problem)" + (given == nil ? " (give one with --name)" : ""))
+        }
+        return name
+    }
+
     /// Writes the pack, or with `keepingIdentical` leaves a destination that already holds the
     /// very same bytes untouched.
     func write(to destination: String, keepingIdentical: Bool, workFolder: String? = nil) throws(PackError) -> Report {
         let timestamp = try options.validated()
         let sorted = try Self.sortedCheckingCollisions(entries)
-        let name = options.name ?? PackMetadata.defaultName(forFile: destination)
+        let name = try Self.packName(options.name, destination: destination)
         let publisher = try AtomicPublisher(destination: destination, workFolder: workFolder)
         do throws(PackError) {
             let output = try OutputFile(creating: publisher.temporaryPath, faults: faults)

@@ -57,8 +57,11 @@ extension Pack {
                 "the index lists \(contentCount) files but the central directory has \(end.entryCount) entries (expected \(contentCount + 1))",
                 offset: end.offset)
         }
-        guard metadata.alignment > 0, metadata.alignment <= 65_536, metadata.alignment & (metadata.alignment - 1) == 0
-        else { throw PackError(.badIndex, "alignment \(metadata.alignment) is not a power of two", entry: PackPath.indexPath) }
+        guard isValidAlignment(metadata.alignment) else {
+            throw PackError(
+                .badIndex, "alignment \(metadata.alignment) is not a power of two from 1 to \(ZipConstants.maxAlignment)",
+                entry: PackPath.indexPath)
+        }
         // Every entry's data must lie after at least a local header and before the index.
         let minimumHeader = UInt64(ZipConstants.localHeaderSize)
         for number in 0..<contentCount {

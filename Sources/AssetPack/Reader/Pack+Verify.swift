@@ -62,13 +62,17 @@ extension Pack {
             guard metadata != nil, number < records.count - 1, let listed, number < listed.count else { return nil }
             return listed[number]
         }
+        // Format 2 is canonical: every byte is the builder's (checked last, so that a more
+        // precise problem is reported first).
+        let writer = checkingData ? canonicalWriter(records) : nil
         let recordCheck = RecordCheckOutcome()
         let entries = checkEntries(
             records.count, checkingData: checkingData,
             entry: { number in
                 EntryCheck(
                     number: number, name: CentralDirectory.utf8Name(records[number]), central: records[number],
-                    listedDataOffset: table.row(number).dataOffset, sha256: checkingData ? listedHash(number) : nil)
+                    listedDataOffset: table.row(number).dataOffset, sha256: checkingData ? listedHash(number) : nil,
+                    canonicalWriter: writer)
             },
             alongside: {
                 recordCheck.result = Result { () throws(PackError) in
@@ -87,6 +91,14 @@ extension Pack {
         if let metadata, let digest, digest != metadata.digest {
             throw PackError(
                 .indexMismatch, "digest is \(digest), the index says \(metadata.digest)", entry: PackPath.indexPath)
+        }
+        if let writer {
+            if let number = entries.firstNonCanonicalHeader {
+                throw PackError(
+                    .notCanonical, "its local header is not what the builder writes", entry: table.path(number),
+                    offset: records[number].localHeaderOffset)
+            }
+            try checkCanonicalRecords(records, hashes: listed ?? [], writer: writer)
         }
         let hashedEntries = checkingData ? (0..<records.count).count(where: { listedHash($0) != nil }) : 0
         return VerificationReport(entryCount: records.count, checkedBytes: entries.checkedBytes, hashedEntries: hashedEntries)
@@ -173,6 +185,8 @@ private struct EntryCheck: Sendable {
     let listedDataOffset: UInt64
     /// The SHA-256 to check the bytes against (format 2, when verifying).
     let sha256: EntryHash?
+    /// The builder's writer, to hold the local header to its bytes (format 2, when verifying).
+    let canonicalWriter: ZipWriter?
 
     /// Stored as is (its bytes can be read straight from the file).
     var stored: Bool { central.method == ZipConstants.methodStored && central.size == central.compressedSize }
@@ -196,10 +210,14 @@ private final class EntryCheckResults: @unchecked Sendable {
     let failures: UnsafeMutableBufferPointer<PackError?>
     let dataOffsets: UnsafeMutableBufferPointer<UInt64>
     let bytes: UnsafeMutableBufferPointer<UInt64>
+    /// Whether the entry's local header is not the builder's (format 2).
+    let nonCanonical: UnsafeMutableBufferPointer<Bool>
 
     init(count: Int) {
         failures = .allocate(capacity: count)
         failures.initialize(repeating: nil)
+        nonCanonical = .allocate(capacity: count)
+        nonCanonical.initialize(repeating: false)
         dataOffsets = .allocate(capacity: count)
         dataOffsets.initialize(repeating: 0)
         bytes = .allocate(capacity: count)
@@ -209,6 +227,7 @@ private final class EntryCheckResults: @unchecked Sendable {
     deinit {
         failures.deinitialize()
         failures.deallocate()
+        nonCanonical.deallocate()
         dataOffsets.deallocate()
         bytes.deallocate()
     }
@@ -223,13 +242,19 @@ extension Pack {
     /// other zips.
     func listedHashes() throws(PackError) -> [EntryHash]? {
         guard let metadata, metadata.formatVersion >= 2, let index = try indexData() else { return nil }
+        return try Self.listedHashes(table, index: index)
+    }
+
+    /// The SHA-256s `table` lists (format 2), read from `index`, the index's bytes.
+    static func listedHashes(_ table: EntryTable, index: PackData) throws(PackError) -> [EntryHash] {
         let count = table.hashedCount
         return try index.withUnsafeBytes { (raw) throws(PackError) -> [EntryHash] in
             var hashes: [EntryHash] = []
             hashes.reserveCapacity(count)
             for number in 0..<count {
                 let position = Int(table.hashPositions[number])
-                guard position + 64 <= raw.count, let hash = EntryHash(hexDigits: UnsafeRawBufferPointer(rebasing: raw[position..<position + 64]))
+                guard position >= 0, position <= raw.count - 64,
+                    let hash = EntryHash(hexDigits: UnsafeRawBufferPointer(rebasing: raw[position..<position + 64]))
                 else { throw PackError(.badIndex, "the SHA-256 listed for entry \(number) is not hex", entry: PackPath.indexPath) }
                 hashes.append(hash)
             }
@@ -246,7 +271,7 @@ extension Pack {
     ///   first failing entry's error, in entry order, as a sequential check would find it.
     private func checkEntries(
         _ count: Int, checkingData: Bool, entry: @Sendable (Int) -> EntryCheck, alongside: @Sendable () -> Void
-    ) -> (dataOffsets: [UInt64], checkedBytes: UInt64, failure: PackError?) {
+    ) -> (dataOffsets: [UInt64], checkedBytes: UInt64, failure: PackError?, firstNonCanonicalHeader: Int?) {
         let results = EntryCheckResults(count: count)
         let runs = min(max(1, count / 64), 8 * Platform.processorCount)
         let run = (count + runs - 1) / max(1, runs)
@@ -298,6 +323,14 @@ extension Pack {
                     let (dataOffset, checked) = try checkEntry(check, view: view, limit: limit, checkingData: checkingData)
                     results.dataOffsets[index] = dataOffset
                     results.bytes[index] = checked
+                    if let writer = check.canonicalWriter {
+                        let expected = Self.canonicalLocalHeader(check.central, writer: writer)
+                        let headerOffset = check.central.localHeaderOffset
+                        let header: PackData? = view == nil ? try source.bytes(at: headerOffset, count: Int(dataOffset - headerOffset)) : nil
+                        let same = if let view { UnsafeRawBufferPointer(rebasing: view[0..<Int(dataOffset - headerOffset)]).elementsEqual(expected) }
+                            else { header?.withUnsafeBytes { $0.elementsEqual(expected) } ?? false }
+                        results.nonCanonical[index] = !same
+                    }
                 } catch {
                     results.failures[index] = error
                     // Later entries of this run cannot be the first failure.
@@ -306,7 +339,7 @@ extension Pack {
             }
         }
         let failure = results.failures.first(where: { $0 != nil }) ?? nil
-        return (Array(results.dataOffsets), results.bytes.reduce(0, +), failure)
+        return (Array(results.dataOffsets), results.bytes.reduce(0, +), failure, results.nonCanonical.firstIndex(of: true))
     }
 
     /// One entry: its local header against its central record and the index, then (when

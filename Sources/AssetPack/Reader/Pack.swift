@@ -60,6 +60,21 @@ public final class Pack: Sendable {
         self.count = hasIndex ? table.count - 1 : table.count
     }
 
+    /// A pack over a source already open (``openHashed(path:check:)``).
+    init(source: ByteSource, identity: FileIdentity, path: String) throws(PackError) {
+        self.path = path
+        backend = .read
+        self.source = source
+        fileIdentity = identity
+        do throws(PackError) {
+            (endRecord, metadata, table) = try Self.open(source)
+        } catch {
+            throw error.at(path: path)
+        }
+        hasIndex = metadata != nil
+        self.count = hasIndex ? table.count - 1 : table.count
+    }
+
     /// Opens the pack at a file URL (one from `Bundle.module.url(forResource:withExtension:)`,
     /// say).
     ///

@@ -25,7 +25,7 @@ public struct FileIdentity: Hashable, Sendable {
     }
 
     /// An identity from its parts (for packs held in memory, and tests).
-    init(device: UInt64, inode: UInt64, size: UInt64, modificationSeconds: Int64, modificationNanoseconds: Int64) {
+    package init(device: UInt64, inode: UInt64, size: UInt64, modificationSeconds: Int64, modificationNanoseconds: Int64) {
         self.device = device
         self.inode = inode
         self.size = size

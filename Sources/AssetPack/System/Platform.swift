@@ -131,6 +131,18 @@ enum Platform {
         #endif
     }
 
+    /// Takes an exclusive advisory lock on `file` (`flock(LOCK_EX)`, with `LOCK_NB` unless
+    /// `wait`): `false` when another open file description holds it and `wait` is off. Locks
+    /// by `flock` belong to the open file and go when it is closed or its process ends.
+    static func lock(_ file: FileDescriptor, wait: Bool) -> Swift.Result<Bool, Errno> {
+        let operation = LOCK_EX | (wait ? 0 : LOCK_NB)
+        switch retrying({ flock(file.rawValue, Int32(operation)) }) {
+        case .success: return .success(true)
+        case .failure(let error) where error == .wouldBlock: return .success(false)
+        case .failure(let error): return .failure(error)
+        }
+    }
+
     // MARK: - Files relative to an open folder
 
     /// Opens `name` relative to the open folder `folder` (`openat`).

@@ -24,11 +24,19 @@ enum ZipConstants {
     /// Android's alignment extra block (apksigner): u16 id, u16 size, u16 alignment, zero padding.
     static let alignmentExtraID: UInt16 = 0xD935
     static let alignmentExtraMinimumSize = 6
+    /// The largest alignment a pack may have: the 0xD935 block records it in a u16, and the
+    /// builder and every reader agree on this bound.
+    static let maxAlignment = 32_768
     static let flagEncrypted: UInt16 = 1 << 0
     static let flagDataDescriptor: UInt16 = 1 << 3
     static let flagUTF8: UInt16 = 1 << 11
     static let methodStored: UInt16 = 0
     static let methodDeflated: UInt16 = 8
+}
+
+/// Whether `alignment` is one a pack may have: a power of two from 1 to ``ZipConstants/maxAlignment``.
+func isValidAlignment(_ alignment: Int) -> Bool {
+    alignment >= 1 && alignment <= ZipConstants.maxAlignment && alignment & (alignment - 1) == 0
 }
 
 func hex16(_ value: UInt16) -> String {

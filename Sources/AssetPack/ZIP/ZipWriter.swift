@@ -12,6 +12,9 @@ struct ZipWriter {
     static let madeByUnix: UInt16 = 3 << 8
 
     /// A local header at `headerOffset`, padded so that the data after it is aligned.
+    ///
+    /// `alignment` must be a valid one (``isValidAlignment(_:)``) and `name` at most 65,535 bytes:
+    /// the builder checks both before it writes, a reader before it rebuilds a header.
     func localHeader(name: [UInt8], size: UInt64, crc32: UInt32, at headerOffset: UInt64) -> [UInt8] {
         let zip64 = size >= UInt64(ZipConstants.marker32)
         var header: [UInt8] = []
@@ -28,10 +31,13 @@ struct ZipWriter {
         header.appendLE(size32)
         // Extra: Zip64 sizes when needed, then the 0xD935 block padding the data to the alignment.
         let zip64Length = zip64 ? 20 : 0
+        // Only the sum modulo the alignment matters, and the alignment (a power of two) divides
+        // 2^64: wrapping addition gives the same padding for any offset, even one from a hostile
+        // file near 2^64.
         let unpadded =
-            headerOffset + UInt64(ZipConstants.localHeaderSize + name.count + zip64Length)
-            + UInt64(ZipConstants.alignmentExtraMinimumSize)
-        let padding = Int((UInt64(alignment) - unpadded % UInt64(alignment)) % UInt64(alignment))
+            headerOffset &+ UInt64(ZipConstants.localHeaderSize + name.count + zip64Length)
+            &+ UInt64(ZipConstants.alignmentExtraMinimumSize)
+        let padding = Int((UInt64(alignment) &- unpadded % UInt64(alignment)) % UInt64(alignment))
         header.appendLE(UInt16(name.count))
         header.appendLE(UInt16(zip64Length + ZipConstants.alignmentExtraMinimumSize + padding))
         header += name
@@ -136,17 +142,19 @@ struct ZipWriter {
 
 /// Where an entry is in the zip, as the writer placed it: what the central directory and the
 /// pack index record of it.
-struct ZipEntryLocation {
+package struct ZipEntryLocation: Sendable {
     /// The entry number (its position in the central directory).
-    var number: Int
+    package var number: Int
     /// The name's UTF-8 bytes.
-    var path: [UInt8]
+    package var path: [UInt8]
     /// Where its local header starts.
-    var headerOffset: UInt64
+    package var headerOffset: UInt64
     /// Where its data starts.
-    var dataOffset: UInt64
-    var size: UInt64
-    var crc32: UInt32
+    package var dataOffset: UInt64
+    /// The size of its data.
+    package var size: UInt64
+    /// The CRC-32 of its data.
+    package var crc32: UInt32
     /// The SHA-256 of its bytes, in format-2 packs.
-    var sha256: EntryHash? = nil
+    package var sha256: EntryHash? = nil
 }

@@ -25,10 +25,15 @@ public struct Catalog: Sendable, Equatable {
         public var digest: String
         /// Where the pack is, relative to the repository (`packs/<sha256>.pack`).
         public var path: String
+        /// Where the pack's tail (its index, central directory and end records) begins: a
+        /// client fetches exactly the bytes from here to the end first, so what it reads before
+        /// the file is authenticated is bounded by what the publisher signed.
+        public var tailOffset: UInt64
 
         /// An entry with every field.
         public init(
-            name: String, locale: String?, contentVersion: String?, size: UInt64, sha256: EntryHash, digest: String, path: String
+            name: String, locale: String?, contentVersion: String?, size: UInt64, sha256: EntryHash, digest: String, path: String,
+            tailOffset: UInt64
         ) {
             self.name = name
             self.locale = locale
@@ -37,11 +42,19 @@ public struct Catalog: Sendable, Equatable {
             self.sha256 = sha256
             self.digest = digest
             self.path = path
+            self.tailOffset = tailOffset
         }
+
+        /// The file the pack has once installed (`NAME.pack`, `NAME.LOCALE.pack`): one safe
+        /// path component, as the catalog's checks guarantee.
+        public var installedFileName: String { name + (locale.map { "." + $0 } ?? "") + ".pack" }
+
+        /// The pack, as messages name it: `name` or `name (locale)`.
+        public var label: String { name + (locale.map { " (\($0))" } ?? "") }
     }
 
-    /// The catalog format this library writes and reads.
-    public static let format = 1
+    /// The catalog format this library writes and reads (2 added each pack's tail offset).
+    public static let format = 2
     /// The largest catalog a client reads.
     public static let maxFileSize = 16 << 20
     /// The most packs a catalog may list.
@@ -72,14 +85,18 @@ public struct Catalog: Sendable, Equatable {
             text += index == 0 ? "\n" : ",\n"
             text += "{\"name\":\(JSONText.string(pack.name)),\"locale\":\(pack.locale.map(JSONText.string) ?? "null"),"
             text += "\"contentVersion\":\(pack.contentVersion.map(JSONText.string) ?? "null"),\"size\":\(pack.size),"
-            text += "\"sha256\":\"\(pack.sha256.hex)\",\"digest\":\(JSONText.string(pack.digest)),\"path\":\(JSONText.string(pack.path))}"
+            text += "\"sha256\":\"\(pack.sha256.hex)\",\"digest\":\(JSONText.string(pack.digest)),\"path\":\(JSONText.string(pack.path)),"
+            text += "\"tailOffset\":\(pack.tailOffset)}"
         }
         text += "\n]}\n"
         return Array(text.utf8)
     }
 
     /// Reads a catalog, refusing what a client must not act on: over 16 MiB, malformed JSON or
-    /// duplicate keys, missing fields, numbers out of range, more than 10,000 packs, unsafe paths.
+    /// duplicate keys, missing fields, numbers out of range, more than 10,000 packs, unsafe paths,
+    /// a name or locale that is not one safe file name component (or not canonical), two packs
+    /// whose installed files would collide on a case-insensitive file system, a tail outside
+    /// the pack.
     public init(fileContents bytes: [UInt8]) throws(TrustError) {
         guard bytes.count <= Self.maxFileSize else {
             throw TrustError(.tooLarge, "a catalog is at most \(Self.maxFileSize) bytes, this one \(bytes.count)")
@@ -102,9 +119,18 @@ public struct Catalog: Sendable, Equatable {
             let field = "packs[\(index)]"
             let object = try reader.object(item, field)
             let name = try reader.string(object["name"], field + ".name", maxBytes: 255)
+            if let problem = PackMetadata.nameProblem(name) {
+                throw TrustError(.unsafePath, "pack name \(JSONText.string(name)): \(problem)", field: field + ".name")
+            }
             let locale = try reader.optionalString(object["locale"], field + ".locale")
-            guard seen.insert(name + "\u{0}" + (locale ?? "")).inserted else {
-                throw TrustError(.malformedCatalog, "\(name) (\(locale ?? "base")) is listed twice", field: field)
+            if let locale, let problem = PackMetadata.localeProblem(locale) {
+                throw TrustError(.unsafePath, "locale \(JSONText.string(locale)): \(problem)", field: field + ".locale")
+            }
+            // The installed files of two packs must not collide, also where case and Unicode
+            // normalization do not tell names apart (Apple's file systems).
+            let fileName = name + (locale.map { "." + $0 } ?? "") + ".pack"
+            guard seen.insert(PackPath.collisionKey(fileName)).inserted else {
+                throw TrustError(.malformedCatalog, "\(name) (\(locale ?? "base")) is listed twice, or collides with another pack's file", field: field)
             }
             let hexText = try reader.string(object["sha256"], field + ".sha256")
             guard let sha256 = EntryHash(hex: hexText) else {
@@ -116,11 +142,16 @@ public struct Catalog: Sendable, Equatable {
             }
             let path = try reader.string(object["path"], field + ".path")
             if let problem = Self.pathProblem(path) { throw TrustError(.unsafePath, "\(problem): \(path)", field: field + ".path") }
+            let size = UInt64(try reader.integer(object["size"], field + ".size", max: 1 << 53))
+            let tailOffset = UInt64(try reader.integer(object["tailOffset"], field + ".tailOffset", max: 1 << 53))
+            // A pack's tail holds at least its end record (22 bytes).
+            guard tailOffset <= size, size - tailOffset >= 22 else {
+                throw TrustError(.malformedCatalog, "tail offset \(tailOffset) does not leave an end record in a \(size)-byte pack", field: field + ".tailOffset")
+            }
             packs.append(
                 Entry(
                     name: name, locale: locale, contentVersion: try reader.optionalString(object["contentVersion"], field + ".contentVersion"),
-                    size: UInt64(try reader.integer(object["size"], field + ".size", max: 1 << 53)), sha256: sha256, digest: digest,
-                    path: path))
+                    size: size, sha256: sha256, digest: digest, path: path, tailOffset: tailOffset))
         }
         self.packs = packs
     }

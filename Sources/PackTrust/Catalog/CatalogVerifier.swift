@@ -1,53 +1,6 @@
 import AssetPack
 import Foundation
 
-/// What a client remembers between updates: the newest root it accepted and the last catalog
-/// (version and SHA-256), so an older or altered catalog is refused next time.
-public struct TrustState: Sendable, Equatable {
-    /// The newest root accepted, when newer than the one the app ships.
-    public var root: Root?
-    /// The version of the last catalog accepted.
-    public var catalogVersion: Int?
-    /// The SHA-256 of the last catalog accepted.
-    public var catalogSHA256: EntryHash?
-
-    /// A state; the default remembers nothing (a fresh install).
-    public init(root: Root? = nil, catalogVersion: Int? = nil, catalogSHA256: EntryHash? = nil) {
-        self.root = root
-        self.catalogVersion = catalogVersion
-        self.catalogSHA256 = catalogSHA256
-    }
-
-    /// The state file: JSON, the root's file kept as a string.
-    public var fileContents: [UInt8] {
-        var text = "{\"format\":1"
-        if let catalogVersion { text += ",\"catalogVersion\":\(catalogVersion)" }
-        if let catalogSHA256 { text += ",\"catalogSHA256\":\"\(catalogSHA256.hex)\"" }
-        if let root {
-            // The root file's text as a string: its bytes are what was verified.
-            text += ",\"root\":" + JSONText.string(root.fileContents)
-        }
-        return Array((text + "}\n").utf8)
-    }
-
-    /// Reads a state file.
-    public init(fileContents bytes: [UInt8]) throws(TrustError) {
-        let document = try JSONText.parse(bytes, code: .malformedState)
-        let reader = FieldReader(code: .malformedState)
-        _ = try reader.object(document, "state")
-        if let version = document["catalogVersion"] { catalogVersion = try reader.integer(version, "catalogVersion", max: 1 << 53) }
-        if let hash = document["catalogSHA256"] {
-            guard let parsed = EntryHash(hex: try reader.string(hash, "catalogSHA256")) else {
-                throw TrustError(.malformedState, "not 64 hex digits", field: "catalogSHA256")
-            }
-            catalogSHA256 = parsed
-        }
-        if let root = document["root"] {
-            self.root = try Root(fileContents: Array(try reader.string(root, "root", maxBytes: Root.maxFileSize).utf8))
-        }
-    }
-}
-
 /// A catalog that passed every check, and the root that vouched for it.
 public struct VerifiedCatalog: Sendable, Equatable {
     /// The catalog.
@@ -58,11 +11,69 @@ public struct VerifiedCatalog: Sendable, Equatable {
     public var sha256: EntryHash
     /// The trusted comment of the first signature that verified.
     public var trustedComment: String
+    /// The catalog's bytes and signatures, as a client keeps them (``TrustState/catalog``).
+    public var accepted: TrustState.AcceptedCatalog
+}
+
+/// How errors name a catalog's files: `catalog.json` and its `.minisig` by default, or the
+/// repository's paths of one version (``RepositoryLayout/catalog(_:)``).
+public struct CatalogFiles: Sendable {
+    /// The catalog's file.
+    public var catalog: String
+    /// Its signatures' file.
+    public var signatures: String
+
+    /// `catalog.json` and `catalog.json.minisig`.
+    public init(catalog: String = "catalog.json", signatures: String = "catalog.json.minisig") {
+        self.catalog = catalog
+        self.signatures = signatures
+    }
+
+    /// The repository's files of catalog version `version`, under `base` (a folder or URL, with its `/`).
+    public init(version: Int, base: String = "") {
+        self.init(catalog: base + RepositoryLayout.catalog(version), signatures: base + RepositoryLayout.signatures(version))
+    }
+}
+
+/// The roots a client trusts now: the one the app ships, then each next version it verified.
+public struct TrustChain: Sendable, Equatable {
+    /// The shipped root first, the newest last.
+    public private(set) var roots: [Root]
+
+    /// The newest root: its keys sign catalogs now.
+    public var current: Root { roots[roots.count - 1] }
+
+    init(shipped: Root) { roots = [shipped] }
+
+    mutating func append(_ root: Root) { roots.append(root) }
+}
+
+/// How a stored state was found when it was read back.
+public enum StateRestoration: Sendable, Equatable {
+    /// There was no state: a first run (no rollback floor yet).
+    case firstRun
+    /// Every root and the catalog in it verified.
+    case verified
+    /// Part of it did not verify and was dropped; the rest (at least the shipped root) stands.
+    case rebuilt(reason: String)
+
+    /// `first run`, `verified`, or `rebuilt: REASON`, as the tools print it.
+    public var summary: String {
+        switch self {
+        case .firstRun: "first run"
+        case .verified: "verified"
+        case .rebuilt(let reason): "rebuilt: " + reason
+        }
+    }
 }
 
 /// The client's checks on an update, in one place for `packtool verify-catalog` and the
 /// delivery client: the root chain, the catalog's signatures, rollback, freeze, the catalog's
 /// contents and, for each pack fetched, its bytes against the catalog.
+///
+/// Each step takes one object as it arrives, so a client holds at most one unverified object
+/// in memory: ``restore(_:)`` the saved state, ``advance(_:to:)`` through each next root,
+/// ``verify(catalog:signatures:chain:floor:updateStarted:)`` the catalog.
 public struct CatalogVerifier: Sendable {
     /// The root the app ships.
     public let trustedRoot: Root
@@ -73,55 +84,115 @@ public struct CatalogVerifier: Sendable {
         self.trustedRoot = trustedRoot
     }
 
-    /// The longest chain of new roots walked in one update.
+    /// The longest chain of new roots walked.
     public static let maxRootSteps = 1024
 
-    /// Checks an update and returns the catalog with the state to keep if it is installed.
+    /// The chain and the rollback floor a saved `state` vouches for, each re-verified from the
+    /// shipped root: a root that does not follow from the one before it ends the chain there, a
+    /// catalog that its root's keys did not sign is dropped. Never fails: a damaged or planted
+    /// state is rebuilt from the shipped root, and says so.
+    public func restore(_ state: TrustState?) -> (TrustChain, floor: VerifiedCatalog?, StateRestoration) {
+        var chain = TrustChain(shipped: trustedRoot)
+        guard let state else { return (chain, nil, .firstRun) }
+        var problems: [String] = []
+        for root in state.roots where root.version > trustedRoot.version {
+            do {
+                try advance(&chain, to: root)
+            } catch {
+                problems.append("root version \(root.version) does not follow version \(chain.current.version): \(error.detail)")
+                break
+            }
+        }
+        var floor: VerifiedCatalog?
+        if let accepted = state.catalog {
+            do {
+                floor = try checkSigned(accepted, by: chain.current)
+            } catch {
+                problems.append("the saved catalog does not verify: \(error.detail)")
+            }
+        }
+        return (chain, floor, problems.isEmpty ? .verified : .rebuilt(reason: problems.joined(separator: "; ")))
+    }
+
+    /// Checks that `next` follows the chain's newest root, and adds it.
+    public func advance(_ chain: inout TrustChain, to next: Root) throws(TrustError) {
+        guard chain.roots.count <= Self.maxRootSteps else {
+            throw TrustError(.untrustedRoot, "more than \(Self.maxRootSteps) roots in one chain")
+        }
+        try chain.current.checkSuccessor(next)
+        chain.append(next)
+    }
+
+    /// Reads `bytes` as root version `version` and adds it to the chain, naming the file on failure.
+    public func advance(_ chain: inout TrustChain, rootFile bytes: [UInt8], version: Int) throws(TrustError) {
+        do throws(TrustError) {
+            let next = try Root(fileContents: bytes)
+            guard next.version == version else {
+                throw TrustError(.untrustedRoot, "the file holds root version \(next.version)")
+            }
+            try advance(&chain, to: next)
+        } catch {
+            throw error.at(file: RepositoryLayout.root(version))
+        }
+    }
+
+    /// Checks a catalog: signed by a threshold of the chain's newest root's keys, not expired
+    /// when the update began (nor the root), and not older than `floor`, the last catalog
+    /// accepted; the same version must have the same bytes.
     ///
-    /// - Parameters:
-    ///   - nextRoot: the bytes of root version N (`roots/N.root.json`), or `nil` when there is none.
-    ///   - catalogBytes: `catalog.json`'s bytes.
-    ///   - signatureBytes: `catalog.json.minisig`'s bytes.
-    ///   - state: what was accepted before.
-    ///   - updateStarted: when this update began (an expired catalog or root is refused).
+    /// The floor counts only while it is itself signed by the newest root's keys: once a new
+    /// root rotates out the keys that signed it (a fast-forward attack signed a huge version
+    /// with a stolen key, say), the floor resets, as TUF's client does (spec 5.3.11); a catalog
+    /// signed by the rotated-out keys verifies no longer either.
+    ///
+    /// Errors name the files as `files` says (the repository's paths of this version).
     public func verify(
-        nextRoot: (Int) throws(TrustError) -> [UInt8]?, catalog catalogBytes: [UInt8], signatures signatureBytes: [UInt8],
-        state: TrustState, updateStarted: Date
-    ) throws(TrustError) -> (VerifiedCatalog, TrustState) {
-        // The root: the newest of the shipped one and the remembered one, then every next version.
-        var root = trustedRoot
-        if let remembered = state.root, remembered.version > root.version {
-            try remembered.checkSelfSigned()
-            root = remembered
-        }
-        var steps = 0
-        while steps < Self.maxRootSteps, let bytes = try nextRoot(root.version + 1) {
-            let next: Root
-            do {
-                next = try Root(fileContents: bytes)
-            } catch {
-                throw error.at(file: "roots/\(root.version + 1).root.json")
-            }
-            do {
-                try root.checkSuccessor(next)
-            } catch {
-                throw error.at(file: "roots/\(root.version + 1).root.json")
-            }
-            root = next
-            steps += 1
-        }
+        catalog bytes: [UInt8], signatures: [UInt8], chain: TrustChain, floor: VerifiedCatalog?, updateStarted: Date,
+        files: CatalogFiles = CatalogFiles()
+    ) throws(TrustError) -> VerifiedCatalog {
+        let root = chain.current
         guard root.expires > updateStarted else {
             throw TrustError(.expiredRoot, "root version \(root.version) expired at \(Timestamp.format(root.expires))")
         }
-        // The catalog's signatures: a threshold of distinct root keys.
+        let verified = try checkSigned(TrustState.AcceptedCatalog(bytes: bytes, signatures: signatures), by: root, files: files)
+        let catalog = verified.catalog
+        if let floor = floor.flatMap({ try? checkSigned($0.accepted, by: root) }) {
+            guard catalog.version >= floor.catalog.version else {
+                throw TrustError(
+                    .rollback, "catalog version \(catalog.version) is older than version \(floor.catalog.version), already accepted", file: files.catalog)
+            }
+            if catalog.version == floor.catalog.version, floor.sha256 != verified.sha256 {
+                throw TrustError(.catalogChanged, "catalog version \(catalog.version) was accepted with other bytes", file: files.catalog)
+            }
+        }
+        try checkNotExpired(verified, updateStarted: updateStarted, file: files.catalog)
+        return verified
+    }
+
+    /// Checks that `catalog` has not expired before the update began (a freeze).
+    public func checkNotExpired(_ catalog: VerifiedCatalog, updateStarted: Date, file: String = "catalog.json") throws(TrustError) {
+        guard catalog.catalog.expires > updateStarted else {
+            throw TrustError(
+                .expiredCatalog,
+                "catalog version \(catalog.catalog.version) expired at \(Timestamp.format(catalog.catalog.expires)), before this update began",
+                file: file)
+        }
+    }
+
+    /// The catalog, if a threshold of `root`'s keys signed it (the trusted comment, which repeats
+    /// the version and expiry, included) and it reads as a catalog.
+    func checkSigned(
+        _ accepted: TrustState.AcceptedCatalog, by root: Root, files: CatalogFiles = CatalogFiles()
+    ) throws(TrustError) -> VerifiedCatalog {
+        let catalogBytes = accepted.bytes
         guard catalogBytes.count <= Catalog.maxFileSize else {
-            throw TrustError(.tooLarge, "a catalog is at most \(Catalog.maxFileSize) bytes, this one \(catalogBytes.count)", file: "catalog.json")
+            throw TrustError(.tooLarge, "a catalog is at most \(Catalog.maxFileSize) bytes, this one \(catalogBytes.count)", file: files.catalog)
         }
         let signatures: [Minisign.Signature]
         do {
-            signatures = try Minisign.Signature.parseAll(signatureBytes)
+            signatures = try Minisign.Signature.parseAll(accepted.signatures)
         } catch {
-            throw error.at(file: "catalog.json.minisig")
+            throw error.at(file: files.signatures)
         }
         var signers = Set<Minisign.KeyID>()
         var firstComment: String?
@@ -140,53 +211,44 @@ public struct CatalogVerifier: Sendable {
             let detail = "\(signers.count) valid signatures by root version \(root.version)'s keys, its threshold is \(root.threshold)"
             throw TrustError(
                 lastFailure?.code ?? .untrustedCatalog, lastFailure.map { "\($0.detail); \(detail)" } ?? detail,
-                file: "catalog.json.minisig", field: lastFailure?.field)
+                file: files.signatures, field: lastFailure?.field)
         }
-        // Its contents, and the version and expiry signed twice.
         let catalog: Catalog
         do {
             catalog = try Catalog(fileContents: catalogBytes)
         } catch {
-            throw error.at(file: "catalog.json")
+            throw error.at(file: files.catalog)
         }
         guard comment == catalog.trustedComment else {
             throw TrustError(
                 .untrustedCatalog, "the signed comment \"\(comment)\" does not match the catalog (\(catalog.trustedComment))",
-                file: "catalog.json.minisig", field: "trusted comment")
+                file: files.signatures, field: "trusted comment")
         }
-        let sha256 = EntryHash.of(catalogBytes)
-        if let accepted = state.catalogVersion {
-            guard catalog.version >= accepted else {
-                throw TrustError(.rollback, "catalog version \(catalog.version) is older than version \(accepted), already accepted", file: "catalog.json")
-            }
-            if catalog.version == accepted, let known = state.catalogSHA256, known != sha256 {
-                throw TrustError(.catalogChanged, "catalog version \(accepted) was accepted with other bytes", file: "catalog.json")
-            }
-        }
-        guard catalog.expires > updateStarted else {
-            throw TrustError(
-                .expiredCatalog, "catalog version \(catalog.version) expired at \(Timestamp.format(catalog.expires)), before this update began",
-                file: "catalog.json")
-        }
-        let verified = VerifiedCatalog(catalog: catalog, root: root, sha256: sha256, trustedComment: comment)
-        return (verified, TrustState(root: root.version > trustedRoot.version ? root : nil, catalogVersion: catalog.version, catalogSHA256: sha256))
+        return VerifiedCatalog(catalog: catalog, root: root, sha256: EntryHash.of(catalogBytes), trustedComment: comment, accepted: accepted)
+    }
+
+    /// The state to keep once `catalog` is accepted under `chain`.
+    public static func state(accepting catalog: VerifiedCatalog, chain: TrustChain) -> TrustState {
+        TrustState(roots: Array(chain.roots.dropFirst()), catalog: catalog.accepted)
     }
 
     /// Checks a pack file against its catalog entry: size, SHA-256 of the whole file, and the
-    /// name, locale and digest its index states (a pack of another catalog is refused).
+    /// name, locale and digest its index states (a pack of another catalog is refused). The file
+    /// is opened once, hashed, and parsed only once its bytes are known to be the published ones.
     public static func checkPack(_ entry: Catalog.Entry, at path: String) throws(TrustError) {
+        var refusal: TrustError?
         let pack: Pack
         do {
-            pack = try Pack(path: path, backend: .read)
+            pack = try Pack.openHashed(path: path) { (hash, size) throws(PackError) in
+                if size != entry.size {
+                    refusal = TrustError(.packMismatch, "is \(size) bytes, the catalog says \(entry.size)", file: path, field: entry.name)
+                } else if hash != entry.sha256 {
+                    refusal = TrustError(.packMismatch, "has SHA-256 \(hash.hex), the catalog says \(entry.sha256.hex)", file: path, field: entry.name)
+                }
+                if refusal != nil { throw PackError(.sha256Mismatch) }
+            }
         } catch {
-            throw TrustError(.packMismatch, "cannot be opened: \(error)", file: path, field: entry.name)
-        }
-        guard pack.fileSize == entry.size else {
-            throw TrustError(.packMismatch, "is \(pack.fileSize) bytes, the catalog says \(entry.size)", file: path, field: entry.name)
-        }
-        let actual = try fileSHA256(path)
-        guard actual == entry.sha256 else {
-            throw TrustError(.packMismatch, "has SHA-256 \(actual.hex), the catalog says \(entry.sha256.hex)", file: path, field: entry.name)
+            throw refusal ?? TrustError(.packMismatch, "cannot be opened: \(error)", file: path, field: entry.name)
         }
         guard let metadata = pack.metadata, metadata.digest == entry.digest, metadata.name == entry.name, metadata.locale == entry.locale
         else {
@@ -196,63 +258,12 @@ public struct CatalogVerifier: Sendable {
         }
     }
 
-    /// The SHA-256 of a whole file, read in 1 MiB pieces.
-    public static func fileSHA256(_ path: String) throws(TrustError) -> EntryHash {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw TrustError(.fileUnreadable, "cannot be opened", file: path)
-        }
-        defer { try? handle.close() }
-        var hasher = EntryHash.Hasher()
-        while true {
-            let chunk = handle.readData(ofLength: 1 << 20)
-            if chunk.isEmpty { break }
-            chunk.withUnsafeBytes { hasher.update($0) }
-        }
-        return hasher.finish()
-    }
-}
-
-/// A repository folder as `packtool publish` writes it and a web server serves it.
-public struct RepositoryFolder: Sendable {
-    /// The folder.
-    public let path: String
-
-    /// The repository in the folder at `path`.
-    public init(path: String) { self.path = path }
-
-    /// The path of a file of the repository.
-    public func file(_ relative: String) -> String { path + "/" + relative }
-
-    /// A file's bytes, `nil` if it does not exist, an error if it exceeds `limit`.
-    public func read(_ relative: String, limit: Int) throws(TrustError) -> [UInt8]? {
-        let full = file(relative)
-        guard FileManager.default.fileExists(atPath: full) else { return nil }
+    /// The SHA-256 and size of a whole file, read in 1 MiB pieces.
+    public static func fileSHA256(_ path: String) throws(TrustError) -> (hash: EntryHash, size: UInt64) {
         do {
-            return try readRegularFile(full, limit: limit)
+            return try Pack.fileSHA256(path: path)
         } catch {
-            if error.code == .tooLarge {
-                throw TrustError(.tooLarge, "more than \(limit) bytes", file: full)
-            }
-            throw TrustError(.fileUnreadable, "\(error)", file: full)
+            throw TrustError(.fileUnreadable, "\(error.detail)", file: path)
         }
-    }
-
-    /// Runs every check of ``CatalogVerifier`` on the folder, packs included.
-    public func verify(
-        with verifier: CatalogVerifier, state: TrustState, updateStarted: Date
-    ) throws(TrustError) -> (VerifiedCatalog, TrustState) {
-        guard let catalog = try read("catalog.json", limit: Catalog.maxFileSize) else {
-            throw TrustError(.fileUnreadable, "missing", file: file("catalog.json"))
-        }
-        guard let signatures = try read("catalog.json.minisig", limit: Minisign.maxFileSize) else {
-            throw TrustError(.fileUnreadable, "missing", file: file("catalog.json.minisig"))
-        }
-        let result = try verifier.verify(
-            nextRoot: { (version) throws(TrustError) in try read("roots/\(version).root.json", limit: Root.maxFileSize) },
-            catalog: catalog, signatures: signatures, state: state, updateStarted: updateStarted)
-        for entry in result.0.catalog.packs {
-            try CatalogVerifier.checkPack(entry, at: file(entry.path))
-        }
-        return result
     }
 }

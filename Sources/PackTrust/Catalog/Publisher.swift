@@ -1,14 +1,18 @@
 import AssetPack
 import Foundation
 
-/// Writes a repository folder a plain web server or object store can serve as it is:
-/// `packs/<sha256>.pack` (immutable, named by the SHA-256 of the file, so a CDN may cache them
-/// forever and the same pack is stored once), `catalog.json` and `catalog.json.minisig`.
+/// Writes a repository folder a plain web server, CDN or object store can serve as it is, laid
+/// out as ``RepositoryLayout`` says: immutable packs named by their SHA-256, an immutable
+/// catalog and signatures per version, and `latest.json`, the one small object overwritten.
 public enum Publisher {
     /// Publishes `packs` as catalog `version`, signed by each of `keys`.
     ///
     /// Everything is checked before anything is written: the version must be greater than the
-    /// folder's current catalog, every pack format 2 with a distinct name and locale.
+    /// folder's current one, every pack a format-2 pack that verifies, with a safe name and a
+    /// canonical locale, no two installing to the same file. Then, in this order, each written
+    /// under a temporary name, synced and renamed: the packs, the catalog's signatures, the
+    /// catalog, and `latest.json` last, so that whatever a cache serves of old and new, what it
+    /// names exists.
     public static func publish(
         packs paths: [String], to folder: String, keys: [Minisign.SecretKey], version: Int, expires: Date
     ) throws(TrustError) -> Catalog {
@@ -16,18 +20,13 @@ public enum Publisher {
         guard !paths.isEmpty else { throw TrustError(.invalidArgument, "no pack given") }
         guard version >= 1, version <= 1 << 53 else { throw TrustError(.invalidArgument, "version \(version) is not from 1 to 2^53") }
         let repository = RepositoryFolder(path: folder)
-        if let existing = try repository.read("catalog.json", limit: Catalog.maxFileSize) {
-            let current: Catalog
-            do {
-                current = try Catalog(fileContents: existing)
-            } catch {
-                throw error.at(file: repository.file("catalog.json"))
-            }
-            guard version > current.version else {
-                throw TrustError(
-                    .versionNotNewer, "version \(version) is not greater than version \(current.version), already published",
-                    file: repository.file("catalog.json"))
-            }
+        if let current = try repository.latest(), version <= current.catalogVersion {
+            throw TrustError(
+                .versionNotNewer, "version \(version) is not greater than version \(current.catalogVersion), already published",
+                file: repository.file(RepositoryLayout.latest))
+        }
+        for relative in [RepositoryLayout.catalog(version), RepositoryLayout.signatures(version)] where FileSystem.exists(repository.file(relative)) {
+            throw TrustError(.versionNotNewer, "version \(version) was published before: its files are never rewritten", file: repository.file(relative))
         }
         var entries: [Catalog.Entry] = []
         var seen = Set<String>()
@@ -43,14 +42,27 @@ public enum Publisher {
                 throw TrustError(
                     .invalidArgument, "a catalog lists format-2 packs (every entry's SHA-256); rebuild it without --format 1", file: path)
             }
-            guard seen.insert(metadata.name + "\u{0}" + (metadata.locale ?? "")).inserted else {
-                throw TrustError(.invalidArgument, "a second pack named \(metadata.name) (\(metadata.locale ?? "base"))", file: path)
+            if let problem = PackMetadata.nameProblem(metadata.name) {
+                throw TrustError(.unsafePath, "its name \(JSONText.string(metadata.name)): \(problem)", file: path)
             }
-            let sha256 = try CatalogVerifier.fileSHA256(path)
+            if let locale = metadata.locale, let problem = PackMetadata.localeProblem(locale) {
+                throw TrustError(.unsafePath, "its locale: \(problem)", file: path)
+            }
+            let fileName = metadata.name + (metadata.locale.map { "." + $0 } ?? "") + ".pack"
+            guard seen.insert(PackPath.collisionKey(fileName)).inserted else {
+                throw TrustError(.invalidArgument, "a second pack named \(metadata.name) (\(metadata.locale ?? "base")), or one whose file would collide with it", file: path)
+            }
+            let tailOffset: UInt64
+            do {
+                tailOffset = try PackLayout.tailOffset(of: pack)
+            } catch {
+                throw TrustError(.packMismatch, "\(error)", file: path)
+            }
+            let sha256 = try CatalogVerifier.fileSHA256(path).hash
             entries.append(
                 Catalog.Entry(
                     name: metadata.name, locale: metadata.locale, contentVersion: metadata.contentVersion, size: pack.fileSize,
-                    sha256: sha256, digest: metadata.digest, path: "packs/\(sha256.hex).pack"))
+                    sha256: sha256, digest: metadata.digest, path: RepositoryLayout.pack(sha256), tailOffset: tailOffset))
         }
         let catalog = Catalog(version: version, expires: expires, packs: entries)
         let bytes = catalog.fileContents
@@ -58,41 +70,41 @@ public enum Publisher {
         for key in keys {
             signatureText += try key.sign(bytes, trustedComment: catalog.trustedComment).fileContents
         }
-        // Now write: the packs first (a catalog never names a missing pack), then the catalog and
-        // its signature, each under a temporary name renamed into place.
-        do {
-            try FileManager.default.createDirectory(atPath: repository.file("packs"), withIntermediateDirectories: true)
-            for (path, entry) in zip(paths, entries) {
-                let destination = repository.file(entry.path)
-                if let attributes = try? FileManager.default.attributesOfItem(atPath: destination),
-                    (attributes[.size] as? NSNumber)?.uint64Value == entry.size
-                {
-                    continue
-                }
-                let temporary = destination + ".partial"
-                try? FileManager.default.removeItem(atPath: temporary)
-                try FileManager.default.copyItem(atPath: path, toPath: temporary)
-                try replace(destination, with: temporary)
-            }
-            try write(bytes, to: repository.file("catalog.json"))
-            try write(Array(signatureText.utf8), to: repository.file("catalog.json.minisig"))
-        } catch let error as TrustError {
-            throw error
+        let rootVersion = newestRoot(in: repository)
+        do throws(PackError) {
+            for folder in ["packs", "catalogs"] { try FileSystem.makeFolder(repository.file(folder)) }
+            for (path, entry) in zip(paths, entries) { try copyPack(path, to: repository.file(entry.path), sha256: entry.sha256) }
+            try DurableFile.write(Array(signatureText.utf8), to: repository.file(RepositoryLayout.signatures(version)))
+            try DurableFile.write(bytes, to: repository.file(RepositoryLayout.catalog(version)))
+            try DurableFile.write(
+                LatestPointer(catalogVersion: version, rootVersion: rootVersion).fileContents, to: repository.file(RepositoryLayout.latest))
         } catch {
             throw TrustError(.fileUnreadable, "cannot write the repository: \(error)", file: folder)
         }
         return catalog
     }
 
-    static func write(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".partial"
-        try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-        try replace(path, with: temporary)
+    /// The newest root version the folder holds (`roots/N.root.json`), or 1.
+    static func newestRoot(in repository: RepositoryFolder) -> Int {
+        var newest = 1
+        for name in FileSystem.names(in: repository.file("roots")) {
+            guard name.hasSuffix(".root.json"), let number = Int(name.dropLast(".root.json".count)), number <= 1 << 31 else { continue }
+            newest = max(newest, number)
+        }
+        return newest
     }
 
-    static func replace(_ path: String, with temporary: String) throws {
-        guard rename(temporary, path) == 0 else {
-            throw TrustError(.fileUnreadable, "cannot rename \(temporary) into place (errno \(errno))", file: path)
+    /// Copies a pack to its content-addressed place, unless a file with that SHA-256 is there.
+    private static func copyPack(_ source: String, to destination: String, sha256: EntryHash) throws(PackError) {
+        if FileSystem.exists(destination), (try? Pack.fileSHA256(path: destination).hash) == sha256 { return }
+        let temporary = destination + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        FileSystem.remove(temporary)
+        do throws(PackError) {
+            try FileSystem.copy(source, to: temporary)
+            try DurableFile.rename(temporary, over: destination)
+        } catch {
+            FileSystem.remove(temporary)
+            throw error
         }
     }
 }

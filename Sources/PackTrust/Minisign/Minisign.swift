@@ -29,7 +29,8 @@ public enum Minisign {
     /// The longest trusted comment minisign accepts.
     static let maxTrustedComment = 8192
     /// The largest key or signature file read (a signature with the longest comments is < 12 KiB).
-    static let maxFileSize = 64 * 1024
+    /// The largest key or signature file read.
+    public static let maxFileSize = 64 * 1024
 
     /// An 8-byte key id, shown as minisign shows it: 16 uppercase hex digits of the id read as a
     /// little-endian number.
@@ -312,8 +313,11 @@ public enum Minisign {
         guard let text = String(validating: contents, as: UTF8.self) else {
             throw TrustError(code, "the \(what) is not UTF-8 text")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? String(line.dropLast()) : String(line)
+        // Split on the scalar, not the Character: Swift reads "\r\n" as one Character, so a
+        // Character split would leave a CRLF file in one line. minisign trims a trailing CR and
+        // LF from each line it reads; so does this.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(line.last == "\r" ? line.dropLast() : line)
         }
         if lines.last == "" { lines.removeLast() }
         return lines

@@ -14,9 +14,12 @@ extension PackTool {
                 The same installer an app uses (AssetDelivery): verifies the catalog against --root \
                 (and any newer roots), then for the base packs and each locale's fallback chain \
                 fetches only the entries no installed pack has, resumes after a kill, verifies the \
-                file against the catalog and renames it into place. A progress line on a terminal, \
-                one summary line otherwise; with --json one object: {"catalogVersion", "installed", \
-                "updated", "unchanged", "bytesFetched", "bytesReused", "requests", "seconds"}.
+                file against the catalog and renames it into place. One installer per folder: a \
+                second one fails at once, or with --wait waits. A progress line on a terminal, one \
+                summary line otherwise; with --json one object: {"catalogVersion", "installed", \
+                "updated", "unchanged", "bytesFetched", "bytesReused", "requests", "seconds", \
+                "state" ("first run", "verified" or "rebuilt: REASON"), "pending" (why the newest \
+                publication is not installed yet, or null), "wholeFiles"}.
                 """)
 
         @Argument(help: "The repository's URL (where catalog.json is).")
@@ -37,6 +40,12 @@ extension PackTool {
         @Option(help: "Seconds without data before a request fails.")
         var timeout: Double = 15
 
+        @Option(help: "Seconds the whole update may take.")
+        var deadline: Double = 3600
+
+        @Flag(help: "Wait while another installer works on the folder, instead of failing.")
+        var wait = false
+
         @Flag(help: "Print one JSON object.")
         var json = false
 
@@ -47,7 +56,8 @@ extension PackTool {
                 }
                 let trusted = try readRoot(root)
                 let installer = try PackInstaller(
-                    folder: into, repository: base, root: trusted, transport: URLSessionTransport(stallTimeout: timeout))
+                    folder: into, repository: base, root: trusted, transport: URLSessionTransport(stallTimeout: timeout),
+                    whenBusy: wait ? .wait : .fail, deadline: deadline)
                 let terminal = isatty(2) == 1 && !json
                 let outcome = Outcome()
                 let done = DispatchSemaphore(value: 0)
@@ -80,12 +90,15 @@ extension PackTool {
                                 ("updated", .array(report.updated.map(JSON.string))), ("unchanged", .array(report.unchanged.map(JSON.string))),
                                 ("bytesFetched", .unsigned(report.bytesFetched)), ("bytesReused", .unsigned(report.bytesReused)),
                                 ("requests", .number(report.requests)), ("seconds", .double(report.seconds)),
+                                ("state", .string(report.trustState.summary)), ("pending", .optional(report.pending)),
+                                ("wholeFiles", .bool(report.wholeFiles)),
                             ]))
                     } else {
                         try Output.line(
                             "\(into): catalog version \(report.catalogVersion): \(report.installed.count) installed, \(report.updated.count) updated, "
                                 + "\(report.unchanged.count) unchanged; \(report.bytesFetched) bytes fetched, \(report.bytesReused) reused, "
-                                + "\(report.requests) requests, \(String(format: "%.2f", report.seconds)) s")
+                                + "\(report.requests) requests, \(String(format: "%.2f", report.seconds)) s"
+                                + (report.pending.map { "; pending: " + $0 } ?? ""))
                     }
                 case .failure(let error as DeliveryError):
                     if json {

@@ -64,7 +64,7 @@ private func createFile(_ path: String, _ bytes: [UInt8], secret: Bool) throws(T
 
 func writeReplacing(_ path: String, _ bytes: [UInt8]) throws(TrustError) {
     do {
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try DurableFile.write(bytes, to: path)
     } catch {
         throw TrustError(.fileUnreadable, "cannot be written: \(error)", file: path)
     }
@@ -291,10 +291,12 @@ extension PackTool {
         static let configuration = CommandConfiguration(
             abstract: "Publish packs as a signed catalog in a folder any web server, CDN or S3 bucket can serve.",
             discussion: """
-                Writes DIR/packs/SHA256.pack (immutable names: the SHA-256 of each pack file), \
-                DIR/catalog.json and DIR/catalog.json.minisig (one minisign signature per --key; the \
-                trusted comment repeats the version and expiry). The version must be greater than \
-                DIR's current catalog. Nothing is written unless every check passes.
+                Writes DIR/packs/SHA256.pack (named by the SHA-256 of each pack file), \
+                DIR/catalogs/N.json and DIR/catalogs/N.json.minisig (one minisign signature per --key; \
+                the trusted comment repeats the version and expiry), then DIR/latest.json, the one \
+                small file ever overwritten, last. Everything else is written once and never \
+                changes, so a CDN may cache it forever. The version must be greater than DIR's \
+                current one. Nothing is written unless every check passes.
                 """)
 
         @Argument(help: "The packs (format 2).")
@@ -329,11 +331,12 @@ extension PackTool {
             commandName: "verify-catalog",
             abstract: "Run a client's checks on a repository folder: root chain, signatures, rollback, freeze, paths and packs.",
             discussion: """
-                Walks from --root through DIR/roots/N.root.json, checks catalog.json.minisig against \
-                a threshold of the newest root's keys, the catalog against --state (rollback, same \
-                version with other bytes), its expiry, its paths, and every pack's size, SHA-256 and \
+                Reads DIR/latest.json, walks from --root through DIR/roots/N.root.json to the root it \
+                names, checks DIR/catalogs/N.json.minisig against a threshold of the newest root's \
+                keys, the catalog against --state (rollback, same version with other bytes, each \
+                re-verified from --root), its expiry, its paths, and every pack's size, SHA-256 and \
                 digest. On success the state file (if given) records what was accepted. With --json: \
-                {"path", "ok": true, "rootVersion", "catalogVersion", "expires", "packs"} or \
+                {"path", "ok": true, "rootVersion", "catalogVersion", "expires", "packs", "state"} or \
                 {"path", "ok": false, "error": {...}}.
                 """)
 
@@ -360,15 +363,16 @@ extension PackTool {
                     } catch {
                         throw error.at(file: root)
                     }
-                    var previous = TrustState()
+                    var previous: TrustState?
                     if let state, FileManager.default.fileExists(atPath: state) {
                         do throws(TrustError) {
-                            previous = try TrustState(fileContents: try readArgumentFile(state, limit: 4 << 20, what: "state"))
+                            previous = try TrustState(fileContents: try readArgumentFile(state, limit: TrustState.maxFileSize, what: "state"))
                         } catch {
                             throw error.at(file: state)
                         }
                     }
-                    let (verified, next) = try RepositoryFolder(path: folder).verify(with: verifier, state: previous, updateStarted: started)
+                    let (verified, next, restoration) = try RepositoryFolder(path: folder).verify(
+                        with: verifier, state: previous, updateStarted: started)
                     if let state { try writeReplacing(state, next.fileContents) }
                     let catalog = verified.catalog
                     try emit {
@@ -377,7 +381,7 @@ extension PackTool {
                                 .object([
                                     ("path", .string(folder)), ("ok", .bool(true)), ("rootVersion", .number(verified.root.version)),
                                     ("catalogVersion", .number(catalog.version)), ("expires", .string(Timestamp.format(catalog.expires))),
-                                    ("packs", .number(catalog.packs.count)),
+                                    ("packs", .number(catalog.packs.count)), ("state", .string(restoration.summary)),
                                 ]))
                         } else {
                             try Output.line(

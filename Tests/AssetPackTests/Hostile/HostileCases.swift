@@ -66,6 +66,12 @@ private func pack(
     }
 }
 
+/// Where the central directory starts, from the end record (the last 22 bytes before the comment).
+private func centralDirectoryOffset(_ bytes: [UInt8]) -> Int {
+    let end = (0...(bytes.count - 22)).last { bytes[$0] == 0x50 && bytes[$0 + 1] == 0x4B && bytes[$0 + 2] == 5 && bytes[$0 + 3] == 6 } ?? 0
+    return Int(bytes[end + 16]) | Int(bytes[end + 17]) << 8 | Int(bytes[end + 18]) << 16 | Int(bytes[end + 19]) << 24
+}
+
 /// Replaces the first occurrence of `old` by `new` (same length or not).
 private func replacing(_ old: String, with new: String) -> @Sendable (inout [UInt8]) -> Void {
     { bytes in
@@ -364,6 +370,28 @@ extension HostileCase {
             entry: "a.txt", make: pack(editEntries: { $0[0].headerOffset = .max - 15 })),
         HostileCase(group: "pack", name: "directory count disagrees with the index", stage: .open, code: .indexMismatch,
             make: pack(editEntries: { $0.removeFirst() })),
+        // Reader and builder agree: alignments up to 32,768 (the 0xD935 block holds a u16).
+        HostileCase(group: "pack", name: "index alignment of 65536", stage: .open, code: .badIndex, entry: ".pack/index.json",
+            make: pack(editIndex: replacing("\"alignment\":16", with: "\"alignment\":65536"))),
+        // Format 2 is canonical: a byte the builder would not have written is refused, even where
+        // every CRC, SHA-256 and the digest still agree.
+        HostileCase(group: "pack", name: "format 2: one local header with another DOS time", stage: .verify, code: .notCanonical,
+            entry: "a.txt", make: pack(bytes: { bytes in bytes[10] ^= 1 })),
+        HostileCase(group: "pack", name: "format 2: an alignment padding byte that is not zero", stage: .verify, code: .notCanonical,
+            entry: "a.txt", make: pack(bytes: { bytes in
+                // a.txt's header: 30 bytes, the name (5), then the 0xD935 block; its padding is last.
+                let extraLength = Int(bytes[28]) | Int(bytes[29]) << 8
+                bytes[30 + 5 + extraLength - 1] = 0xFF
+            })),
+        HostileCase(group: "pack", name: "format 2: the index reformatted with spaces", stage: .verify, code: .notCanonical,
+            entry: ".pack/index.json", make: pack(editIndex: replacing("\"format\":2,", with: "\"format\": 2,"))),
+        HostileCase(group: "pack", name: "format 2: a central record with another DOS time", stage: .verify, code: .notCanonical,
+            entry: "dir/b.txt", make: pack(bytes: { bytes in
+                let directory = centralDirectoryOffset(bytes)
+                // The second record: after the first one (46 bytes, its name).
+                let second = directory + 46 + 5
+                bytes[second + 12] ^= 1
+            })),
     ]
 }
 

@@ -11,8 +11,12 @@ and prints "ready" once listening. MODE:
     endless         after a .pack response's bytes, send more, forever
     flip OFFSET     flip one bit at byte OFFSET of every .pack file served
     stall           send half of a .pack response, then nothing
-    catalog DIR     serve catalog.json and catalog.json.minisig from DIR (an older, expired or
-                    unsafe catalog, validly signed)
+    trickle         send a .pack response one byte a second (each request stays alive)
+    catalog DIR     serve latest.json and catalogs/ from DIR (an older, expired or unsafe
+                    catalog, validly signed)
+    flood           latest.json names root version 1024; every roots/N.root.json is 1 MiB
+                    of spaces
+    garbage-tail    the last 64 KiB of every .pack file served are random bytes
 """
 import itertools
 import os
@@ -29,7 +33,15 @@ counter = itertools.count()
 def app(environ, start_response):
     path = environ["PATH_INFO"].lstrip("/")
     name = os.path.basename(path)
-    folder = argument if mode == "catalog" and name.startswith("catalog.json") else root
+    if mode == "flood" and (path == "latest.json" or path.startswith("roots/")):
+        if path == "latest.json":
+            data = b'{"format":1,"type":"latest","catalog":1,"root":1024}\n'
+        else:
+            data = b" " * (1 << 20)
+        start_response("200 OK", [("Content-Length", str(len(data)))])
+        return [data]
+    from_catalog_folder = mode == "catalog" and (path == "latest.json" or path.startswith("catalogs/"))
+    folder = argument if from_catalog_folder else root
     full = os.path.realpath(os.path.join(folder, path))
     if not full.startswith(os.path.realpath(folder)) or not os.path.isfile(full):
         start_response("404 Not Found", [("Content-Length", "0")])
@@ -40,6 +52,8 @@ def app(environ, start_response):
     if mode == "change-etag":
         etag = '"%d"' % next(counter)
     is_pack = path.endswith(".pack")
+    if mode == "garbage-tail" and is_pack:
+        data = data[:-65536] + os.urandom(min(65536, len(data)))
     if mode == "flip" and is_pack:
         offset = int(argument)
         if offset < len(data):
@@ -53,7 +67,7 @@ def app(environ, start_response):
         body = data[first:last + 1]
         status = "206 Partial Content"
         headers.append(("Content-Range", "bytes %d-%d/%d" % (first, last, len(data))))
-    if is_pack and mode in ("endless", "stall", "drop"):
+    if is_pack and mode in ("endless", "stall", "drop", "trickle"):
         start_response(status, headers)  # no Content-Length: the body ends when the connection does
         return misbehaving(body)
     headers.append(("Content-Length", str(len(body))))
@@ -68,6 +82,10 @@ def misbehaving(body):
     if mode == "stall":
         yield body[: len(body) // 2]
         time.sleep(3600)
+    if mode == "trickle":
+        for index in range(len(body)):
+            yield body[index:index + 1]
+            time.sleep(1)
     yield body
     while True:
         yield b"A" * 65536
