@@ -27,9 +27,13 @@ extension ProgressStore {
     /// Writes an item row. Its `position` column holds the key's tag
     /// (``PositionIndex/tag(of:place:)``), which a content update never makes wrong, with the
     /// item's place when the writer knows it as a hint; older versions kept the place there.
-    /// `applied` is the last event (its order key) the row reflects; without it the column is not
+    /// `logged` is the log's bookkeeping (schema v3): the last event the row reflects (its order
+    /// key) and the latest wall time among the item's events; without it those columns are not
     /// written (a schema before the event log has none).
-    static func save(_ progress: ItemProgress, db: Database, place: Int? = nil, applied: [UInt8]? = nil) throws {
+    static func save(
+        _ progress: ItemProgress, db: Database, place: Int? = nil, logged: (applied: [UInt8]?, latestWall: Int64?)? = nil,
+        encoder: JSONEncoder = ProgressStore.encoder
+    ) throws {
         var due: Double?
         var dueDay: Int?
         switch progress.due {
@@ -37,17 +41,16 @@ extension ProgressStore {
         case .sessionDay(let day): dueDay = day
         case .never: break
         }
-        let logged = applied != nil
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO item
-                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position\(logged ? ", applied" : ""))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(logged ? ", ?" : ""))
+                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position\(logged != nil ? ", applied, latestWall" : ""))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(logged != nil ? ", ?, ?" : ""))
                 ON CONFLICT (source, item, direction) DO UPDATE SET
                     scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
                     dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
                     introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
-                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position\(logged ? ", applied = excluded.applied" : "")
+                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position\(logged != nil ? ", applied = excluded.applied, latestWall = excluded.latestWall" : "")
                 """)
         var arguments: StatementArguments = [
             progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
@@ -55,7 +58,7 @@ extension ProgressStore {
             progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
             progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key, place: place),
         ]
-        if let applied { arguments += [Data(applied)] }
+        if let logged { arguments += [logged.applied.map { Data($0) }, logged.latestWall] }
         try statement.execute(arguments: arguments)
     }
 }

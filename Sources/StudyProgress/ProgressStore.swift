@@ -117,22 +117,31 @@ public final class ProgressStore: Sendable {
 
     /// The answers of `source` at or after `start`, in the log's order; undone ones only if asked.
     /// Each carries the item's progress before and after it, as replaying the log gives them (an
-    /// undone answer's as if it had counted).
+    /// undone answer's as if it had counted). From a given `start`, the items looked at are those
+    /// whose row has an event at or after it (an item reset since then is left out).
     public func reviews(source: String, since start: Date = .distantPast, includingUndone: Bool = false) throws(ProgressError) -> [ReviewRecord] {
-        try read { db in
-            var answers = try Self.loggedEvents(
-                db, "SELECT \(Self.eventColumns) FROM event WHERE source = ? AND kind = ? AND wall >= ? ORDER BY ord",
-                [source, Int(ProgressEvent.Kind.answer.rawValue), Self.milliseconds(start)])
-            if !includingUndone { answers.removeAll { $0.cancelled } }
-            var records: [Int64: ReviewRecord] = [:]
+        let from = Self.milliseconds(start)
+        return try read { db in
+            // The items whose events reach `start` (all the source's, from the beginning of time).
+            let keys: [ItemKey]
+            if start == .distantPast {
+                keys = try Row.fetchAll(db, sql: "SELECT item, direction FROM eventKey WHERE source = ? AND item != ''", arguments: [source])
+                    .map { ItemKey(source: source, item: $0[0], direction: $0[1]) }
+            } else {
+                keys = try Row.fetchAll(
+                    db, sql: "SELECT item, direction FROM item INDEXED BY item_recent WHERE source = ? AND latestWall >= ?", arguments: [source, from]
+                ).map { ItemKey(source: source, item: $0[0], direction: $0[1]) }
+            }
+            var log = try LogTransaction(reading: db)
             var replayer = Replayer()
-            var done = Set<ItemKey>()
-            for answer in answers where done.insert(answer.event.key).inserted {
-                _ = replayer.replay(try Self.itemEvents(db, answer.event.key)) { logged, before, after, recalled in
-                    records[logged.seq] = Self.reviewRecord(logged, before: before, after: after, recalled: recalled)
+            var records: [(order: [UInt8], record: ReviewRecord)] = []
+            for key in keys {
+                _ = replayer.replay(try log.events(of: key)) { logged, before, after, recalled in
+                    guard logged.event.wall >= from, includingUndone || !logged.cancelled else { return }
+                    records.append((logged.event.orderKey, Self.reviewRecord(logged, before: before, after: after, recalled: recalled)))
                 }
             }
-            return answers.compactMap { records[$0.seq] }
+            return records.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.record)
         }
     }
 
@@ -185,7 +194,8 @@ public final class ProgressStore: Sendable {
         let wall = Self.milliseconds(moment)
         let at = Date(timeIntervalSince1970: Double(wall) / 1000)
         return try write { db in
-            let row = try Self.itemRow(db, key)
+            var log = try LogTransaction(db)
+            let row = try Self.loggedRow(db, key)
             let before = row?.progress
             let scheduler = choose(before?.state)
             let answer = try makeAnswer(scheduler)
@@ -211,25 +221,17 @@ public final class ProgressStore: Sendable {
                 let after = ItemProgress(
                     key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? at, lastReview: at,
                     reviews: (before?.reviews ?? 0) + 1, lapses: (before?.lapses ?? 0) + (recalled ? 0 : 1))
-                mode = .recorded(recalled: recalled, after: Array(try Self.encoder.encode(after)))
+                mode = .recorded(recalled: recalled, after: Array(try log.encoder.encode(after)))
             }
             let payload = AnswerPayload(
                 answer: answer, durationMilliseconds: Int64((duration * 1000).rounded()), sessionDay: sessionDay, mode: mode)
-            let logged = try Self.appendLocal(db, .answer, key, payload.bytes, wall: wall)
+            let logged = try log.appendLocal(.answer, key, payload.bytes, wall: wall)
+            try log.finish()
             var replayer = Replayer()
             guard let result = replayer.answer(logged.event, to: before) else {
                 throw ProgressError(.database, item: key.description, "the answer's event does not replay")
             }
-            if let applied = row?.applied, !applied.lexicographicallyPrecedes(logged.event.orderKey) {
-                // The row reflects an event after this one (merged from a device whose clock is far
-                // ahead): the item is replayed in log order.
-                let all = try Self.itemEvents(db, key)
-                var progress = replayer.replay(all)
-                progress?.orphan = before?.orphan ?? false
-                try Self.writeItem(db, key, progress, applied: all.last?.event.orderKey)
-            } else {
-                try Self.save(result.after, db: db, place: position, applied: logged.event.orderKey)
-            }
+            try Self.saveAppended(&log, logged, result.after, row: row, place: position, replayer: &replayer)
             if before == nil, let position {
                 // Answered at the frontier: every item before the next place has been seen.
                 try db.execute(
@@ -245,15 +247,32 @@ public final class ProgressStore: Sendable {
     /// event in the log (so it syncs like an answer). Given the content the items belong to, each
     /// row also keeps its item's place there, as an answer does, so the first queue finds it at once.
     public func importItems(_ items: [ItemProgress], content: StudyMaterial? = nil) throws(ProgressError) {
-        let encoder = Self.encoder
         let wall = Self.milliseconds(Date())
         try write { db in
+            var log = try LogTransaction(db)
+            var replayer = Replayer()
             for item in items {
                 var shared = item
                 shared.orphan = false
-                let logged = try Self.appendLocal(db, .setProgress, item.key, Array(try encoder.encode(shared)), wall: wall)
-                try Self.save(item, db: db, place: content?.position(of: item.key), applied: logged.event.orderKey)
+                let logged = try log.appendLocal(.setProgress, item.key, Array(try log.encoder.encode(shared)), wall: wall)
+                try Self.saveAppended(&log, logged, item, row: try Self.loggedRow(db, item.key), place: content?.position(of: item.key), replayer: &replayer)
             }
+            try log.finish()
+        }
+    }
+
+    /// Writes the row an event this device just appended leaves: `after`, if the event is the
+    /// item's last in replay order (as it is unless the log holds events from a device whose
+    /// clock is far ahead); otherwise the item replayed from its first event.
+    static func saveAppended(
+        _ log: inout LogTransaction, _ logged: LoggedEvent, _ after: ItemProgress, row: LoggedRow?, place: Int?, replayer: inout Replayer
+    ) throws {
+        let key = logged.event.key
+        if let applied = row?.applied, !applied.lexicographicallyPrecedes(logged.event.orderKey) {
+            _ = try replayItem(&log, key, replayer: &replayer, orphan: row?.progress.orphan ?? false, place: place)
+        } else {
+            let wall = max(row?.latestWall ?? .min, logged.event.wall)
+            try save(after, db: log.db, place: place, logged: (logged.event.orderKey, wall), encoder: log.encoder)
         }
     }
 
@@ -269,13 +288,22 @@ public final class ProgressStore: Sendable {
     @discardableResult
     func undoLast(source: String, place: (ItemKey) -> Int?) throws(ProgressError) -> ReviewRecord {
         try write { db in
-            guard let target = try Self.loggedEvents(
-                db, "SELECT \(Self.eventColumns) FROM event WHERE source = ? AND kind = ? AND cancelled = 0 AND device = ? ORDER BY seq DESC LIMIT 1",
-                [source, Int(ProgressEvent.Kind.answer.rawValue), Int64(bitPattern: device.rawValue)]
-            ).first else {
-                throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
+            var log = try LogTransaction(db)
+            // This device's events of the source, newest first: the first answer still counting.
+            let own = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT o.seq, k.item, k.direction FROM ownEvent o JOIN eventKey k ON k.key = o.key
+                    WHERE k.source = ? AND k.item != '' ORDER BY o.seq DESC
+                    """, arguments: [source])
+            for row in own {
+                let key = ItemKey(source: source, item: row[1], direction: row[2])
+                let seq: Int64 = row[0]
+                if let target = try log.events(of: key).first(where: { $0.seq == seq }), target.event.kind == .answer, !target.cancelled {
+                    return try Self.undo(target, log: &log, place: place)
+                }
             }
-            return try Self.undo(target, db: db, place: place)
+            throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
         }
     }
 
@@ -283,36 +311,32 @@ public final class ProgressStore: Sendable {
     @discardableResult
     func undo(_ record: ReviewRecord, place: (ItemKey) -> Int?) throws(ProgressError) -> ReviewRecord {
         try write { db in
-            guard let target = try Self.loggedEvents(
-                db, "SELECT \(Self.eventColumns) FROM event WHERE seq = ? AND kind = ? AND cancelled = 0",
-                [record.id, Int(ProgressEvent.Kind.answer.rawValue)]
-            ).first else {
+            var log = try LogTransaction(db)
+            guard let target = try log.events(of: record.key).first(where: { $0.seq == record.id }), target.event.kind == .answer, !target.cancelled
+            else {
                 throw ProgressError(.nothingToUndo, path: nil, item: record.key.description, "that answer is already taken back")
             }
-            return try Self.undo(target, db: db, place: place)
+            return try Self.undo(target, log: &log, place: place)
         }
     }
 
-    /// Appends an undo of `target`, cancels it and replays its item without it.
-    static func undo(_ target: LoggedEvent, db: Database, place: (ItemKey) -> Int?) throws -> ReviewRecord {
+    /// Appends an undo of `target` and replays its item without it.
+    static func undo(_ target: LoggedEvent, log: inout LogTransaction, place: (ItemKey) -> Int?) throws -> ReviewRecord {
         let key = target.event.key
-        let orphan = try itemRow(db, key)?.progress.orphan ?? false
+        let orphan = try loggedRow(log.db, key)?.progress.orphan ?? false
         var replayer = Replayer()
         var undone: ReviewRecord?
-        _ = replayer.replay(try itemEvents(db, key)) { logged, before, after, recalled in
+        _ = replayer.replay(try log.events(of: key)) { logged, before, after, recalled in
             if logged.seq == target.seq { undone = reviewRecord(logged, before: before, after: after, recalled: recalled) }
         }
         guard var undone else { throw ProgressError(.nothingToUndo, item: key.description, "the answer does not replay") }
-        _ = try appendLocal(db, .undo, key, target.event.id.bytes, wall: milliseconds(Date()))
-        try db.execute(sql: "UPDATE event SET cancelled = 1 WHERE seq = ?", arguments: [target.seq])
-        let all = try itemEvents(db, key)
-        var progress = replayer.replay(all)
-        progress?.orphan = orphan
-        try writeItem(db, key, progress, applied: all.last?.event.orderKey)
+        _ = try log.appendLocal(.undo, key, target.event.id.bytes, wall: milliseconds(Date()))
+        try log.finish()
+        let progress = try replayItem(&log, key, replayer: &replayer, orphan: orphan)
         if progress == nil {
             // The item is unseen again: the new-item frontier goes back to its place (to the
             // top when its place is not known).
-            try db.execute(
+            try log.db.execute(
                 sql: "UPDATE content SET newFrontier = min(newFrontier, ?) WHERE source = ?", arguments: [place(key) ?? 0, key.source])
         }
         undone.undone = true
@@ -322,11 +346,11 @@ public final class ProgressStore: Sendable {
     /// Resets an item: unseen again, as if never answered (the answers stay in the log).
     public func reset(_ key: ItemKey) throws(ProgressError) {
         try write { db in
-            let logged = try Self.appendLocal(db, .reset, key, [], wall: Self.milliseconds(Date()))
-            let all = try Self.itemEvents(db, key)
+            var log = try LogTransaction(db)
+            _ = try log.appendLocal(.reset, key, [], wall: Self.milliseconds(Date()))
+            try log.finish()
             var replayer = Replayer()
-            let progress = replayer.replay(all)
-            try Self.writeItem(db, key, progress, applied: all.last?.event.orderKey ?? logged.event.orderKey)
+            _ = try Self.replayItem(&log, key, replayer: &replayer, orphan: nil)
             try db.execute(sql: "UPDATE content SET newFrontier = 0 WHERE source = ?", arguments: [key.source])
         }
     }
@@ -337,8 +361,10 @@ public final class ProgressStore: Sendable {
         try write { db in
             let completedOn = try String.fetchOne(db, sql: "SELECT completedOn FROM sessionDay WHERE source = ?", arguments: [source])
             guard completedOn != date else { return }
-            _ = try Self.appendLocal(db, .sessionDayCompleted, ItemKey(source: source, item: ""), Array(date.utf8), wall: Self.milliseconds(Date()))
-            try Self.replaySessionDay(db, source: source)
+            var log = try LogTransaction(db)
+            _ = try log.appendLocal(.sessionDayCompleted, ItemKey(source: source, item: ""), Array(date.utf8), wall: Self.milliseconds(Date()))
+            try log.finish()
+            try Self.replaySessionDay(&log, source: source)
         }
     }
 

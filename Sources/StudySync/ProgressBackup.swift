@@ -45,7 +45,7 @@ public enum ProgressBackup {
         }
         guard body.learner == key.learner else { throw SyncError(.notAuthentic, object: path, "the backup is another learner's") }
         do throws(ProgressError) {
-            return try store.merge(body.events, sent: nil).added
+            return try store.merge(body.events, sent: false).added
         } catch {
             throw SyncError(error)
         }

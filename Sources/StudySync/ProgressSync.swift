@@ -42,8 +42,8 @@ public struct SyncReport: Sendable, Hashable, Codable {
 public enum SyncProgress: Sendable, Hashable {
     /// The remote listed `objects` objects of this learner.
     case listed(objects: Int)
-    /// An object was read and merged: its name and the events new here.
-    case merged(object: String, newEvents: Int)
+    /// Objects were read and merged (in one transaction): their names and the events new here.
+    case merged(objects: [String], newEvents: Int)
     /// An object was refused.
     case refused(object: String, code: String)
     /// An object was written: its name and the events it carries.
@@ -210,23 +210,39 @@ private struct Run {
         var newest: [UInt64: ObjectName] = [:]
         for name in snapshots where newest[name.device].map({ $0.sequence < name.sequence }) ?? true { newest[name.device] = name }
         let nothingMerged = !records.contains { $0.state == 0 }
+        var batch = Batch()
         if gap || (nothingMerged && !newest.isEmpty) {
             for name in newest.values.sorted() {
-                try await mergeObject(name, size: listed.objects[name] ?? 0, known: &known)
+                try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
             }
         }
         for name in listed.objects.keys.sorted() where name.kind == .segment && !known.contains(name.description) {
-            try await mergeObject(name, size: listed.objects[name] ?? 0, known: &known)
+            try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
         }
         // Snapshots not needed: known from now on, never read.
-        let untouched = snapshots.filter { !known.contains($0.description) }
-        for name in untouched {
-            try progress { try store.recordObject(SyncObjectRecord(name: name.description, device: DeviceID(rawValue: name.device), kind: 2, sealedAt: 0, state: 0, events: 0)) }
+        for name in snapshots where !known.contains(name.description) {
+            batch.objects.append(
+                ProgressStore.OpenedObject(
+                    events: [], record: SyncObjectRecord(name: name.description, device: DeviceID(rawValue: name.device), kind: 2, sealedAt: 0, state: 0, events: 0)))
         }
+        try await flush(&batch)
     }
 
-    /// Reads, opens and merges one object; a refusal is reported and the sync goes on.
-    mutating func mergeObject(_ name: ObjectName, size: Int, known: inout Set<String>) async throws(SyncError) {
+    /// Objects read and opened, merged together in one transaction (an item they all touch is
+    /// replayed once, and the file is flushed once).
+    struct Batch {
+        var objects: [ProgressStore.OpenedObject] = []
+        /// The objects read (the rest are records only: snapshots not needed).
+        var read: [String] = []
+        var events = 0
+    }
+
+    /// The most events held in memory before they are merged (about 40 MB).
+    static let batchEvents = 200_000
+
+    /// Reads and opens one object into `batch` (merging the batch when it is full); a refusal is
+    /// reported and the sync goes on.
+    mutating func fetch(_ name: ObjectName, size: Int, into batch: inout Batch, known: inout Set<String>) async throws(SyncError) {
         let text = name.description
         let limit = name.kind == .snapshot ? ProgressSync.maximumSnapshotSize : ProgressSync.maximumSegmentSize
         do throws(SyncError) {
@@ -239,16 +255,28 @@ private struct Run {
             }
             let record = SyncObjectRecord(
                 name: text, device: DeviceID(rawValue: name.device), kind: Int(name.kind.rawValue), sealedAt: body.sealedAt, state: 0, events: body.events.count)
-            let summary = try progress { try store.merge(body.events, from: record, covering: covering) }
             known.insert(text)
             for covered in covering { known.insert(covered.name) }
-            report.objectsMerged += 1
-            report.eventsReceived += summary.added
-            await sync.emit(.merged(object: text, newEvents: summary.added))
+            batch.objects.append(ProgressStore.OpenedObject(events: body.events, record: record, covering: covering))
+            batch.read.append(text)
+            batch.events += body.events.count
         } catch where [.notAuthentic, .malformedObject, .tooLarge].contains(error.code) {
             report.refused.append(SyncReport.Refusal(object: text, code: error.code.rawValue, message: error.description))
             await sync.emit(.refused(object: text, code: error.code.rawValue))
         }
+        if batch.events >= Self.batchEvents { try await flush(&batch) }
+    }
+
+    /// Merges what `batch` holds, in one transaction, and empties it.
+    mutating func flush(_ batch: inout Batch) async throws(SyncError) {
+        guard !batch.objects.isEmpty else { return }
+        let objects = batch.objects
+        let merged = batch.read
+        batch = Batch()
+        let summary = try progress { try store.merge(objects) }
+        report.objectsMerged += merged.count
+        report.eventsReceived += summary.added
+        if !merged.isEmpty { await sync.emit(.merged(objects: merged, newEvents: summary.added)) }
     }
 
     /// Opens an object and checks that what is inside agrees with its name.
@@ -279,12 +307,12 @@ private struct Run {
         }
         for name in listed.objects.keys where name.device == device { next = max(next, name.sequence + 1) }
         var wroteCheck = listed.keyCheck != nil
-        // Objects planned before a kill or a failure: sealed again, the same bytes, the same name.
+        // Objects planned before a kill or a failure: their content sealed again, the same bytes
+        // under the same name.
         for record in records where record.state == 1 {
-            guard let name = ObjectName(parsing: record.name) else { continue }
-            let events = try progress { try store.events(sentIn: record.name) }
+            guard let name = ObjectName(parsing: record.name), let content = try progress({ try store.plannedContent(record.name) }) else { continue }
             try await writeCheck(&wroteCheck)
-            try await write(name, ObjectBody(learner: key.learner, device: device, sequence: name.sequence, sealedAt: record.sealedAt, covered: [], events: events), record: record)
+            try await write(name, content: content, events: record.events, record: record)
         }
         while true {
             let unsent = try progress { try store.unsentEvents(limit: sync.segmentEvents) }
@@ -297,9 +325,9 @@ private struct Run {
             let name = ObjectName(kind: .segment, learner: key.learner, device: device, sequence: next, tag: SealedObject.tag(for: content, key: key))
             let record = SyncObjectRecord(
                 name: name.description, device: store.device, kind: 1, sealedAt: sealedAt, state: 1, events: events.count)
-            try progress { try store.plan(record, carrying: unsent.map(\.seq)) }
+            try progress { try store.plan(record, carrying: unsent.map(\.seq), content: content) }
             try await writeCheck(&wroteCheck)
-            try await write(name, body, record: record)
+            try await write(name, content: content, events: events.count, record: record)
             next += 1
         }
     }
@@ -316,8 +344,7 @@ private struct Run {
         written = true
     }
 
-    mutating func write(_ name: ObjectName, _ body: ObjectBody, record: SyncObjectRecord) async throws(SyncError) {
-        let content = body.encoded()
+    mutating func write(_ name: ObjectName, content: [UInt8], events: Int, record: SyncObjectRecord) async throws(SyncError) {
         let sealed = try SealedObject.seal(content, kind: name.kind, name: name.description, key: key)
         report.requests += 1
         try await sync.remote.put(name.description, sealed)
@@ -326,8 +353,8 @@ private struct Run {
         try progress { try store.recordObject(uploaded) }
         report.objectsWritten += 1
         report.bytesSent += sealed.count
-        report.eventsSent += body.events.count
-        await sync.emit(.written(object: name.description, events: body.events.count))
+        report.eventsSent += events
+        await sync.emit(.written(object: name.description, events: events))
     }
 
     // MARK: Compacting

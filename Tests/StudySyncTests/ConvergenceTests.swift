@@ -182,7 +182,7 @@ struct ConvergenceTests {
             id: .random(), device: DeviceID(rawValue: 42), clock: HybridClock(milliseconds: 1_795_338_000_000), wall: 1_795_338_000_000,
             kind: .init(rawValue: 200), key: ItemKey(source: "bank/b", item: "q1"), payload: [1, 2, 3])
         let before = try a.hash()
-        _ = try a.store.merge([future], sent: nil)
+        _ = try a.store.merge([future], sent: false)
         #expect(try a.hash() == before)
         _ = try await a.sync.sync()
         _ = try await b.sync.sync()

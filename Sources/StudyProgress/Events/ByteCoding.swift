@@ -121,7 +121,9 @@ package struct ByteReader: Sendable {
 
     /// A length-prefixed UTF-8 string; invalid UTF-8 is `nil`.
     package mutating func string() -> String? {
-        guard let bytes = blob() else { return nil }
+        guard let length = count(atMost: remaining) else { return nil }
+        let bytes = self.bytes[offset..<(offset + length)]
+        offset += length
         // Decoding repairs invalid UTF-8; a string that does not give back its bytes was invalid.
         let text = String(decoding: bytes, as: UTF8.self)
         return text.utf8.elementsEqual(bytes) ? text : nil

@@ -17,214 +17,16 @@ package struct MergeSummary: Sendable, Hashable {
 }
 
 extension ProgressStore {
-    // MARK: The schema
-
-    /// Schema v3: the event log, this file's device and clock, and the record of what sync sent
-    /// and saw. The history an older version kept (answers, imported items, the seed) becomes
-    /// events, so what the tables hold is what replaying the log gives.
-    static func registerEventLog(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v3: the event log") { db in
-            try db.execute(sql: """
-                CREATE TABLE event (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    id BLOB NOT NULL UNIQUE,
-                    ord BLOB NOT NULL,
-                    device INTEGER NOT NULL,
-                    clock INTEGER NOT NULL,
-                    wall INTEGER NOT NULL,
-                    kind INTEGER NOT NULL,
-                    source TEXT NOT NULL,
-                    item TEXT NOT NULL,
-                    direction TEXT NOT NULL,
-                    payload BLOB NOT NULL,
-                    target BLOB,
-                    cancelled INTEGER NOT NULL DEFAULT 0,
-                    sent TEXT
-                );
-                CREATE INDEX event_item ON event (source, item, direction, ord);
-                CREATE INDEX event_wall ON event (source, wall);
-                CREATE INDEX event_target ON event (target) WHERE target IS NOT NULL;
-                CREATE INDEX event_unsent ON event (seq) WHERE sent IS NULL;
-                CREATE TABLE device (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    device INTEGER NOT NULL,
-                    clock INTEGER NOT NULL
-                );
-                -- The last event (its ord) an item's row reflects: a merged event after it applies on
-                -- top of the row; one before it replays the item from its first event.
-                ALTER TABLE item ADD COLUMN applied BLOB;
-                -- Sync's record of the remote: each object this file wrote or merged.
-                CREATE TABLE syncObject (
-                    name TEXT PRIMARY KEY NOT NULL,
-                    device INTEGER NOT NULL,
-                    kind INTEGER NOT NULL,
-                    sealedAt INTEGER NOT NULL,
-                    state INTEGER NOT NULL,
-                    events INTEGER NOT NULL
-                ) WITHOUT ROWID;
-                CREATE TABLE syncRemote (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    remote TEXT NOT NULL,
-                    lastSync INTEGER
-                );
-                """)
-            try migrateHistory(db)
-        }
-    }
-
-    /// Turns an older file's history into events: the seed, each answer (with the progress it
-    /// recorded, so replay gives exactly the rows there were) and its undo, and a setProgress
-    /// event for each item whose row is not what its last answer left (an import).
-    private static func migrateHistory(_ db: Database) throws {
-        let device = DeviceID.random()
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
-        let first = try Double.fetchOne(db, sql: "SELECT min(at) FROM review").map { Int64(($0 * 1000).rounded(.down)) }
-        var clock = HybridClock(milliseconds: 0)
-        try db.execute(sql: "INSERT INTO device (id, device, clock) VALUES (1, ?, 0)", arguments: [Int64(bitPattern: device.rawValue)])
-        func append(_ kind: ProgressEvent.Kind, _ key: ItemKey, _ payload: [UInt8], wall: Int64, cancelled: Bool = false, target: EventID? = nil) throws -> ProgressEvent {
-            clock = clock.next(wallMilliseconds: wall)
-            let event = ProgressEvent(id: .random(), device: device, clock: clock, wall: wall, kind: kind, key: key, payload: payload)
-            _ = try insert(event, db: db, cancelled: cancelled)
-            return event
-        }
-        // The seed, dated before the first answer: of two files' seeds, the older history's wins.
-        let seed = try learnerSeed(db)
-        _ = try append(.learnerSeed, ItemKey(source: "", item: ""), bigEndianBytes(seed), wall: (first ?? now) - 1)
-        var last: [ItemKey: ItemProgress] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM review ORDER BY id")
-        let encoder = Self.encoder
-        while let row = try rows.next() {
-            let review = try ReviewRow(row: row).record
-            let after = try encoder.encode(review.after)
-            let payload = AnswerPayload(
-                answer: review.answer, durationMilliseconds: Int64((review.duration * 1000).rounded()), sessionDay: row["sessionDay"],
-                mode: .recorded(recalled: review.recalled, after: Array(after)))
-            let wall = Int64((review.at.timeIntervalSince1970 * 1000).rounded(.down))
-            let answer = try append(.answer, review.key, payload.bytes, wall: wall, cancelled: review.undone)
-            if review.undone {
-                _ = try append(.undo, review.key, answer.id.bytes, wall: wall)
-            } else {
-                last[review.key] = review.after
-            }
-        }
-        // Rows that are not what their last answer left (imported items, rows an undo restored).
-        var rowKeys: [ItemKey] = []
-        let items = try ItemRow.fetchCursor(db, sql: "SELECT * FROM item")
-        while let row = try items.next() {
-            var progress = row.progress
-            var recorded = last[progress.key]
-            recorded?.orphan = false
-            progress.orphan = false
-            if recorded != progress {
-                _ = try append(.setProgress, progress.key, Array(try encoder.encode(progress)), wall: max(now, clock.milliseconds))
-            }
-            rowKeys.append(progress.key)
-        }
-        let withRows = Set(rowKeys)
-        for (key, _) in last where !withRows.contains(key) {
-            // An answer's item whose row is gone (an older undo): reset, as the row says.
-            _ = try append(.reset, key, [], wall: max(now, clock.milliseconds))
-        }
-        for key in rowKeys {
-            let latest = try Data.fetchOne(
-                db, sql: "SELECT ord FROM event WHERE source = ? AND item = ? AND direction = ? ORDER BY ord DESC LIMIT 1",
-                arguments: [key.source, key.item, key.direction])
-            try db.execute(
-                sql: "UPDATE item SET applied = ? WHERE source = ? AND item = ? AND direction = ?",
-                arguments: [latest, key.source, key.item, key.direction])
-        }
-        // Completed session days: one event per deck for the last date (the counter's value is
-        // carried by as many events as it counted).
-        let days = try Row.fetchAll(db, sql: "SELECT source, day, completedOn FROM sessionDay")
-        for row in days {
-            let source: String = row["source"]
-            let day: Int = row["day"]
-            let completedOn: String? = row["completedOn"]
-            for step in stride(from: 1, to: day, by: 1) {
-                let date = step == day - 1 ? (completedOn ?? "0000-00-00") : "0000-00-\(step)"
-                _ = try append(.sessionDayCompleted, ItemKey(source: source, item: ""), Array(date.utf8), wall: max(now, clock.milliseconds))
-            }
-        }
-        try db.execute(sql: "UPDATE device SET clock = ?", arguments: [Int64(bitPattern: clock.rawValue)])
-    }
-
-    // MARK: Rows
-
-    /// Inserts `event` unless its id is there; returns its row, `nil` when it was there.
-    static func insert(_ event: ProgressEvent, db: Database, cancelled: Bool = false, sent: String? = nil) throws -> Int64? {
-        let statement = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO event (id, ord, device, clock, wall, kind, source, item, direction, payload, target, cancelled, sent)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let target: Data? = event.kind == .undo && event.payload.count == 16 ? Data(event.payload) : nil
-        try statement.execute(arguments: [
-            Data(event.id.bytes), Data(event.orderKey), Int64(bitPattern: event.device.rawValue), Int64(bitPattern: event.clock.rawValue),
-            event.wall, Int(event.kind.rawValue), event.key.source, event.key.item, event.key.direction, Data(event.payload), target,
-            cancelled, sent,
-        ])
-        return db.changesCount == 1 ? db.lastInsertedRowID : nil
-    }
-
-    static let eventColumns = "seq, id, device, clock, wall, kind, source, item, direction, payload, cancelled"
-
-    /// Events read with ``eventColumns``; a row whose id is not 16 bytes is a damaged database.
-    static func loggedEvents(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> [LoggedEvent] {
-        var result: [LoggedEvent] = []
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() {
-            let idData: Data = row["id"]
-            guard let id = EventID(bytes: idData) else { throw ProgressError(.damagedDatabase, "an event id is not 16 bytes") }
-            let device: Int64 = row["device"]
-            let clock: Int64 = row["clock"]
-            let kind: Int = row["kind"]
-            let payload: Data = row["payload"]
-            result.append(LoggedEvent(
-                event: ProgressEvent(
-                    id: id, device: DeviceID(rawValue: UInt64(bitPattern: device)), clock: HybridClock(rawValue: UInt64(bitPattern: clock)),
-                    wall: row["wall"], kind: ProgressEvent.Kind(rawValue: UInt8(truncatingIfNeeded: kind)),
-                    key: ItemKey(source: row["source"], item: row["item"], direction: row["direction"]), payload: Array(payload)),
-                seq: row["seq"], cancelled: row["cancelled"]))
-        }
-        return result
-    }
-
-    /// One item's events in log order.
-    static func itemEvents(_ db: Database, _ key: ItemKey) throws -> [LoggedEvent] {
-        try loggedEvents(
-            db, "SELECT \(eventColumns) FROM event WHERE source = ? AND item = ? AND direction = ? ORDER BY ord",
-            [key.source, key.item, key.direction])
-    }
-
-    /// Writes an item's row as replay left it (`nil`: no row), with the last event it reflects.
-    static func writeItem(_ db: Database, _ key: ItemKey, _ progress: ItemProgress?, applied: [UInt8]?) throws {
-        guard let progress else {
-            try db.execute(
-                sql: "DELETE FROM item WHERE source = ? AND item = ? AND direction = ?", arguments: [key.source, key.item, key.direction])
-            return
-        }
-        try save(progress, db: db, applied: applied)
-    }
-
     // MARK: This device
 
-    /// This file's device and the last clock it made or saw.
-    static func deviceState(_ db: Database) throws -> (device: DeviceID, clock: HybridClock) {
-        guard let row = try Row.fetchOne(db, sql: "SELECT device, clock FROM device WHERE id = 1") else {
+    /// This file's device, the last clock it made or saw, and the last arrival number.
+    static func deviceState(_ db: Database) throws -> (device: DeviceID, clock: HybridClock, seq: Int64) {
+        guard let row = try Row.fetchOne(db, sql: "SELECT device, clock, seq FROM device WHERE id = 1") else {
             throw ProgressError(.damagedDatabase, "the device row is missing")
         }
         let device: Int64 = row[0]
         let clock: Int64 = row[1]
-        return (DeviceID(rawValue: UInt64(bitPattern: device)), HybridClock(rawValue: UInt64(bitPattern: clock)))
-    }
-
-    /// Appends an event this device makes now: the next clock, a new id.
-    static func appendLocal(_ db: Database, _ kind: ProgressEvent.Kind, _ key: ItemKey, _ payload: [UInt8], wall: Int64) throws -> LoggedEvent {
-        let state = try deviceState(db)
-        let clock = state.clock.next(wallMilliseconds: wall)
-        try db.execute(sql: "UPDATE device SET clock = ? WHERE id = 1", arguments: [Int64(bitPattern: clock.rawValue)])
-        let event = ProgressEvent(id: .random(), device: state.device, clock: clock, wall: wall, kind: kind, key: key, payload: payload)
-        guard let seq = try insert(event, db: db) else { throw ProgressError(.database, "a new event id was already in the log") }
-        return LoggedEvent(event: event, seq: seq, cancelled: false)
+        return (DeviceID(rawValue: UInt64(bitPattern: device)), HybridClock(rawValue: UInt64(bitPattern: clock)), row[2])
     }
 
     /// Milliseconds since 1970 of `date`, rounded down: the precision of an event's time.
@@ -232,6 +34,68 @@ extension ProgressStore {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard value.isFinite else { return 0 }
         return Int64(max(-9e15, min(9e15, value)))
+    }
+
+    // MARK: Item rows
+
+    /// An item row as the log sees it: the progress, the last event it reflects (its order key)
+    /// and the latest wall time among the item's events.
+    struct LoggedRow {
+        var progress: ItemProgress
+        var applied: [UInt8]?
+        var latestWall: Int64?
+    }
+
+    /// What a merge first needs of an item's row, without decoding its state: the last event it
+    /// reflects, the latest wall time, the orphan flag. `nil` if there is no row.
+    static func rowBookkeeping(_ db: Database, _ key: ItemKey) throws -> (applied: [UInt8]?, latestWall: Int64?, orphan: Bool)? {
+        let select = try RawStatement(db, "SELECT applied, latestWall, orphan FROM item WHERE source = ? AND item = ? AND direction = ?")
+        select.bind(1, key.source)
+        select.bind(2, key.item)
+        select.bind(3, key.direction)
+        defer { select.reset() }
+        guard try select.step() else { return nil }
+        return (select.isNull(0) ? nil : select.bytes(0), select.isNull(1) ? nil : select.int64(1), select.int64(2) != 0)
+    }
+
+    /// The row of `key`, `nil` if there is none.
+    static func loggedRow(_ db: Database, _ key: ItemKey) throws -> LoggedRow? {
+        guard let row = try Row.fetchOne(
+            try db.cachedStatement(sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?"),
+            arguments: [key.source, key.item, key.direction])
+        else { return nil }
+        let applied: Data? = row["applied"]
+        return LoggedRow(progress: try ItemRow(row: row).progress, applied: applied.map(Array.init), latestWall: row["latestWall"])
+    }
+
+    /// Writes an item's row as replay left it (`nil`: no row), with the last event it reflects and
+    /// the latest wall time among its events (what finds today's answers).
+    static func writeItem(
+        _ db: Database, _ key: ItemKey, _ progress: ItemProgress?, applied: [UInt8]?, latestWall: Int64?, place: Int? = nil,
+        encoder: JSONEncoder = ProgressStore.encoder
+    ) throws {
+        guard let progress else {
+            try db.cachedStatement(sql: "DELETE FROM item WHERE source = ? AND item = ? AND direction = ?")
+                .execute(arguments: [key.source, key.item, key.direction])
+            return
+        }
+        try save(progress, db: db, place: place, logged: (applied, latestWall), encoder: encoder)
+    }
+
+    /// The latest wall time of `events`.
+    static func latestWall(_ events: some Sequence<LoggedEvent>) -> Int64? { events.lazy.map(\.event.wall).max() }
+
+    /// Replays `key`'s events from its first and writes its row (keeping the row's orphan flag);
+    /// returns the progress. What any change that is not an append at the end does.
+    static func replayItem(
+        _ log: inout LogTransaction, _ key: ItemKey, replayer: inout Replayer, orphan: Bool?, place: Int? = nil
+    ) throws -> ItemProgress? {
+        let all = try log.events(of: key)
+        var progress = replayer.replay(all)
+        if let orphan { progress?.orphan = orphan }
+        try writeItem(
+            log.db, key, progress, applied: all.last?.event.orderKey, latestWall: latestWall(all), place: place, encoder: log.encoder)
+        return progress
     }
 
     // MARK: Merging
@@ -242,123 +106,158 @@ extension ProgressStore {
     static let clockAdvanceLimit: Int64 = 48 * 3_600_000
 
     /// Adds `events` to the log (those whose id is there already are skipped) and recomputes what
-    /// they touch: each item from the earliest event that changes it, the session days of the
-    /// decks they touch, the learner's seed. One transaction. `sent` names the remote object they
-    /// came in (so sync never sends them back); `nil` for a backup.
-    package func merge(_ events: [ProgressEvent], sent: String?) throws(ProgressError) -> MergeSummary {
+    /// they touch, in one transaction. `sent`: a remote object carries them already (so sync
+    /// never sends them back); `false` for a backup, whose events this device then sends on.
+    package func merge(_ events: [ProgressEvent], sent: Bool) throws(ProgressError) -> MergeSummary {
         try write { db in try Self.merge(events, sent: sent, db: db) }
     }
 
-    static func merge(_ events: [ProgressEvent], sent: String?, db: Database) throws -> MergeSummary {
-        var summary = MergeSummary()
-        var added: [ProgressEvent] = []
-        var maxClock = HybridClock(rawValue: 0)
-        let cancelledByUndo = try db.cachedStatement(sql: "SELECT 1 FROM event WHERE target = ? LIMIT 1")
-        for event in events {
-            let cancelled = try Bool.fetchOne(cancelledByUndo, arguments: [Data(event.id.bytes)]) ?? false
-            guard try insert(event, db: db, cancelled: cancelled, sent: sent) != nil else { continue }
-            added.append(event)
-            maxClock = max(maxClock, event.clock)
-        }
-        summary.added = added.count
-        guard !added.isEmpty else { return summary }
-        // Causality: this device's next events come after what it has seen (within a bound).
-        let state = try deviceState(db)
-        let limit = HybridClock(milliseconds: milliseconds(Date()) + clockAdvanceLimit)
-        let advanced = max(state.clock, min(maxClock, limit))
-        try db.execute(sql: "UPDATE device SET clock = ? WHERE id = 1", arguments: [Int64(bitPattern: advanced.rawValue)])
+    /// The merge, inside a write transaction.
+    ///
+    /// Per key touched: an item whose row reflects every event before the earliest new one (its
+    /// `applied` order key is smaller, and no new event is an undo) gets the new events applied
+    /// on top of its row: none of them can be in the log already, since the row's `applied` is the
+    /// largest order key of the item's events. Any other item is replayed from its first event,
+    /// the log's and the new ones together. Then the new events are inserted in key order, and the
+    /// session days of the decks and the learner's seed they touch are computed again.
+    static func merge(_ events: [ProgressEvent], sent: Bool, db: Database) throws -> MergeSummary {
+        guard !events.isEmpty else { return MergeSummary() }
+        // Read in place: an element of a buffer is borrowed, where one of an array passed on to a
+        // mutating call is copied (a retain of its payload and strings per use).
+        return try events.withUnsafeBufferPointer { buffer in try merge(buffer, sent: sent, db: db) }
+    }
 
-        // What the new events touch: items (from the earliest new event or cancelled answer),
-        // decks' session days, the seed.
-        var earliest: [ItemKey: [UInt8]] = [:]
+    private static func merge(_ events: UnsafeBufferPointer<ProgressEvent>, sent: Bool, db: Database) throws -> MergeSummary {
+        var summary = MergeSummary()
+        var log = try LogTransaction(db)
+        var replayer = Replayer()
+        // The events by key, as indices (no event is copied), and each event's place as integers.
+        var groupOf: [ItemKey: Int] = [:]
+        var groups: [[Int]] = []
+        for index in events.indices {
+            if let group = groupOf[events[index].key] {
+                groups[group].append(index)
+            } else {
+                groupOf[events[index].key] = groups.count
+                groups.append([index])
+            }
+        }
+        let order = events.map(\.order)
+        var inserts: [(number: Int64, indices: [Int])] = []
+        var sources = Set<String>()
         var decks = Set<String>()
         var seed = false
-        func touch(_ key: ItemKey, _ ord: [UInt8]) {
-            if let known = earliest[key], known.lexicographicallyPrecedes(ord) || known == ord { return }
-            earliest[key] = ord
-        }
-        for event in added {
-            switch event.kind {
-            case .answer, .setProgress, .reset: touch(event.key, event.orderKey)
-            case .sessionDayCompleted: decks.insert(event.key.source)
-            case .learnerSeed: seed = true
-            case .undo:
-                guard event.payload.count == 16 else { continue }
-                try db.execute(sql: "UPDATE event SET cancelled = 1 WHERE id = ?", arguments: [Data(event.payload)])
-                if let row = try Row.fetchOne(db, sql: "SELECT ord, kind, source, item, direction FROM event WHERE id = ?", arguments: [Data(event.payload)]) {
-                    let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
-                    let kind: Int = row["kind"]
-                    let ord: Data = row["ord"]
-                    switch ProgressEvent.Kind(rawValue: UInt8(truncatingIfNeeded: kind)) {
-                    case .sessionDayCompleted: decks.insert(key.source)
-                    case .learnerSeed: seed = true
-                    case .answer, .setProgress, .reset: touch(key, Array(ord))
-                    default: break
+        for (key, group) in groupOf {
+            var incoming = groups[group]
+            incoming.sort { order[$0] < order[$1] }
+            // The same event twice in what arrived (a snapshot and a segment): once.
+            var previous: EventOrder?
+            incoming.removeAll { index in
+                defer { previous = order[index] }
+                return order[index] == previous
+            }
+            let known = try log.number(of: key, create: false)
+            guard let number = try known ?? log.number(of: key, create: true) else { continue }
+            var new = incoming
+            if !key.item.isEmpty {
+                let bookkeeping = known == nil ? nil : try rowBookkeeping(db, key)
+                let first = order[incoming[0]]
+                if let applied = bookkeeping?.applied.flatMap(EventOrder.init(bytes:)), applied < first,
+                    !incoming.contains(where: { events[$0].kind == .undo }), let row = try loggedRow(db, key)
+                {
+                    // Every new event comes after what the row reflects: applied on top of it.
+                    var progress: ItemProgress? = row.progress
+                    var latest = row.latestWall ?? .min
+                    for index in incoming {
+                        progress = replayer.apply(events[index], to: progress)
+                        latest = max(latest, events[index].wall)
                     }
+                    try writeItem(db, key, progress, applied: order[incoming[incoming.count - 1]].bytes, latestWall: latest, encoder: log.encoder)
+                } else {
+                    // From the item's first event: the log's and the new ones, in order.
+                    let existing = known == nil ? [] : try log.events(number, key: key)
+                    if !existing.isEmpty {
+                        let ids = Set(existing.map(\.event.id))
+                        new = incoming.filter { !ids.contains(events[$0].id) }
+                    }
+                    guard !new.isEmpty else { continue }
+                    var cancelled = Set<EventID>()
+                    for logged in existing where logged.event.kind == .undo {
+                        if let target = EventID(bytes: logged.event.payload) { cancelled.insert(target) }
+                    }
+                    for index in new where events[index].kind == .undo {
+                        if let target = EventID(bytes: events[index].payload) { cancelled.insert(target) }
+                    }
+                    var progress: ItemProgress?
+                    var latest = Int64.min
+                    var last = first
+                    var a = 0
+                    var b = 0
+                    while a < existing.count || b < new.count {
+                        if b == new.count || (a < existing.count && existing[a].event.order < order[new[b]]) {
+                            if !cancelled.contains(existing[a].event.id) { progress = replayer.apply(existing[a].event, to: progress) }
+                            latest = max(latest, existing[a].event.wall)
+                            last = existing[a].event.order
+                            a += 1
+                        } else {
+                            if !cancelled.contains(events[new[b]].id) { progress = replayer.apply(events[new[b]], to: progress) }
+                            latest = max(latest, events[new[b]].wall)
+                            last = order[new[b]]
+                            b += 1
+                        }
+                    }
+                    if let orphan = bookkeeping?.orphan { progress?.orphan = orphan }
+                    try writeItem(db, key, progress, applied: last.bytes, latestWall: latest, encoder: log.encoder)
+                    summary.itemsReplayedFromStart += 1
                 }
-            default: break
+                summary.itemsReplayed += 1
+                sources.insert(key.source)
+            } else if known != nil {
+                let ids = Set(try log.events(number, key: key).map(\.event.id))
+                new = incoming.filter { !ids.contains(events[$0].id) }
+            }
+            if key.item.isEmpty, !new.isEmpty {
+                if key.source.isEmpty { seed = true } else { decks.insert(key.source) }
+            }
+            if !new.isEmpty { inserts.append((number, new)) }
+        }
+        // In key order: each key's range of the table is written once, in order.
+        inserts.sort { $0.number < $1.number }
+        var latest = HybridClock(rawValue: 0)
+        for (number, indices) in inserts {
+            for index in indices where try log.insert(events[index], number: number, sent: sent) != nil {
+                summary.added += 1
+                latest = max(latest, events[index].clock)
             }
         }
-        var replayer = Replayer()
-        for (key, from) in earliest {
-            let row = try itemRow(db, key)
-            if let row, let applied = row.applied, applied.lexicographicallyPrecedes(from) {
-                // Every event before `from` is in the row: apply the item's events from there on.
-                let later = try loggedEvents(
-                    db, "SELECT \(eventColumns) FROM event WHERE source = ? AND item = ? AND direction = ? AND ord >= ? ORDER BY ord",
-                    [key.source, key.item, key.direction, Data(from)])
-                var progress: ItemProgress? = row.progress
-                for logged in later where !logged.cancelled { progress = replayer.apply(logged.event, to: progress) }
-                try writeItem(db, key, progress, applied: later.last?.event.orderKey ?? applied)
-            } else {
-                let all = try itemEvents(db, key)
-                var progress = replayer.replay(all)
-                if let orphan = row?.progress.orphan { progress?.orphan = orphan }
-                try writeItem(db, key, progress, applied: all.last?.event.orderKey)
-                summary.itemsReplayedFromStart += 1
-            }
-            summary.itemsReplayed += 1
-        }
-        for source in decks { try replaySessionDay(db, source: source) }
-        if seed { try replaySeed(db) }
+        // Causality: this device's next events come after what it has seen (within a bound).
+        log.observe(min(latest, HybridClock(milliseconds: milliseconds(Date()) + clockAdvanceLimit)))
+        try log.finish()
+        for source in decks { try replaySessionDay(&log, source: source) }
+        if seed { try replaySeed(&log) }
         // The content sync runs again at the next session: new rows may be items the content no
         // longer has, and the new-item frontier may have moved either way.
-        for source in Set(earliest.keys.map(\.source)) {
-            try db.execute(sql: "DELETE FROM content WHERE source = ?", arguments: [source])
-        }
+        for source in sources { try db.cachedStatement(sql: "DELETE FROM content WHERE source = ?").execute(arguments: [source]) }
         return summary
     }
 
-    /// An item row with the last event it reflects.
-    static func itemRow(_ db: Database, _ key: ItemKey) throws -> (progress: ItemProgress, applied: [UInt8]?)? {
-        guard let row = try Row.fetchOne(
-            db, sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?", arguments: [key.source, key.item, key.direction])
-        else { return nil }
-        let applied: Data? = row["applied"]
-        return (try ItemRow(row: row).progress, applied.map(Array.init))
-    }
-
     /// A deck's session-day row from its completion events.
-    static func replaySessionDay(_ db: Database, source: String) throws {
-        let events = try loggedEvents(
-            db, "SELECT \(eventColumns) FROM event WHERE source = ? AND item = '' AND kind = ? ORDER BY ord",
-            [source, Int(ProgressEvent.Kind.sessionDayCompleted.rawValue)])
+    static func replaySessionDay(_ log: inout LogTransaction, source: String) throws {
+        let events = try log.events(of: ItemKey(source: source, item: ""))
         if let counter = sessionDayCounter(from: events) {
-            try db.execute(
+            try log.db.execute(
                 sql: "INSERT OR REPLACE INTO sessionDay (source, day, completedOn) VALUES (?, ?, ?)",
                 arguments: [source, counter.day, counter.completedOn])
         } else {
-            try db.execute(sql: "DELETE FROM sessionDay WHERE source = ?", arguments: [source])
+            try log.db.execute(sql: "DELETE FROM sessionDay WHERE source = ?", arguments: [source])
         }
     }
 
-    /// The learner's seed: the earliest seed event's.
-    static func replaySeed(_ db: Database) throws {
-        guard let payload = try Data.fetchOne(
-            db, sql: "SELECT payload FROM event WHERE kind = ? AND cancelled = 0 AND length(payload) = 8 ORDER BY ord LIMIT 1",
-            arguments: [Int(ProgressEvent.Kind.learnerSeed.rawValue)])
-        else { return }
-        let seed = payload.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        try db.execute(sql: "INSERT OR REPLACE INTO learner (id, seed) VALUES (1, ?)", arguments: [Int64(bitPattern: seed)])
+    /// The learner's seed: the earliest seed event's (the learner's own key, all empty).
+    static func replaySeed(_ log: inout LogTransaction) throws {
+        let events = try log.events(of: ItemKey(source: "", item: ""))
+        guard let first = events.first(where: { !$0.cancelled && $0.event.kind == .learnerSeed && $0.event.payload.count == 8 }) else { return }
+        let seed = first.event.payload.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        try log.db.execute(sql: "INSERT OR REPLACE INTO learner (id, seed) VALUES (1, ?)", arguments: [Int64(bitPattern: seed)])
     }
 }

@@ -199,6 +199,45 @@ public struct ProgressEvent: Sendable, Hashable {
 
     /// The answer moment: the wall time as a date.
     var moment: Date { Date(timeIntervalSince1970: Double(wall) / 1000) }
+
+    /// The event's place in the log as plain integers (what sorting a merge compares).
+    var order: EventOrder { EventOrder(clock: clock.rawValue, device: device.rawValue, high: id.high, low: id.low) }
+}
+
+/// An event's place in the log, (clock, device, id), as four integers: ordered as
+/// ``ProgressEvent/orderKey`` is, without its 32-byte array.
+struct EventOrder: Comparable, Hashable, Sendable {
+    var clock: UInt64
+    var device: UInt64
+    var high: UInt64
+    var low: UInt64
+
+    static func < (lhs: EventOrder, rhs: EventOrder) -> Bool {
+        (lhs.clock, lhs.device, lhs.high, lhs.low) < (rhs.clock, rhs.device, rhs.high, rhs.low)
+    }
+
+    /// The order of the 32 bytes of an ``ProgressEvent/orderKey``; `nil` for any other count.
+    init?(bytes: [UInt8]) {
+        guard bytes.count == 32 else { return nil }
+        func word(_ start: Int) -> UInt64 { bytes[start..<(start + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
+        self.init(clock: word(0), device: word(8), high: word(16), low: word(24))
+    }
+
+    init(clock: UInt64, device: UInt64, high: UInt64, low: UInt64) {
+        self.clock = clock
+        self.device = device
+        self.high = high
+        self.low = low
+    }
+
+    /// The 32 bytes of the order key.
+    var bytes: [UInt8] {
+        var out = [UInt8](repeating: 0, count: 32)
+        for (word, value) in [clock, device, high, low].enumerated() {
+            for byte in 0..<8 { out[word * 8 + byte] = UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64(byte))) }
+        }
+        return out
+    }
 }
 
 /// What an answer event carries besides its item and time.

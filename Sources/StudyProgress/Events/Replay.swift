@@ -4,27 +4,55 @@ import StudyEngine
 // Replay: what each event does to an item's progress. One pure function, used both when a
 // device records an answer and when a merged log is replayed, so the two can never differ.
 
-/// An event as the log holds it locally: the event, its row, and whether an undo cancelled it.
+/// An event as the log holds it locally: the event, its arrival number, and whether an undo
+/// cancelled it.
 package struct LoggedEvent: Sendable, Hashable {
     /// The event.
     package var event: ProgressEvent
-    /// Its row in this file's log (the order it arrived here in).
+    /// Its arrival number in this file's log (the order it arrived here in).
     package var seq: Int64
-    /// An undo somewhere in the log cancels it: replay skips it.
+    /// An undo of the same key in the log cancels it: replay skips it.
     package var cancelled: Bool
+
+    /// Marks the events of one key that an undo among them cancels. An undo names the event it
+    /// takes back by id and carries the same key, so a key's own events say which of them count,
+    /// whatever order they arrived in.
+    static func markCancelled(_ events: inout [LoggedEvent]) {
+        var targets = Set<EventID>()
+        for logged in events where logged.event.kind == .undo {
+            if let target = EventID(bytes: logged.event.payload) { targets.insert(target) }
+        }
+        guard !targets.isEmpty else { return }
+        for index in events.indices where targets.contains(events[index].event.id) { events[index].cancelled = true }
+    }
 }
 
-/// Applies events to item progress. Schedulers are made once per (kind, time zone, fuzz).
+/// Applies events to item progress. Schedulers and calendars are made once per (kind, time zone,
+/// fuzz): replaying a merged log asks for them once per answer.
 struct Replayer {
-    private var schedulers: [String: AnyScheduler] = [:]
+    private struct SchedulerName: Hashable {
+        var kind: SchedulerKind
+        var zone: String
+        var fuzz: Bool
+    }
+    private var schedulers: [SchedulerName: AnyScheduler] = [:]
+    private var calendars: [String: LearnerCalendar] = [:]
     private let decoder = ProgressStore.decoder
 
     /// The standard scheduler `kind` on calendar days in `zone` (empty: 24-hour periods).
     mutating func scheduler(_ kind: SchedulerKind, zone: String, fuzz: Bool) -> AnyScheduler {
-        let name = "\(kind.rawValue)\u{0}\(zone)\u{0}\(fuzz)"
+        let name = SchedulerName(kind: kind, zone: zone, fuzz: fuzz)
         if let made = schedulers[name] { return made }
-        let made = AnyScheduler.standard(kind, calendar: Self.calendar(zone: zone), fuzz: fuzz)
+        let made = AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
         schedulers[name] = made
+        return made
+    }
+
+    /// ``calendar(zone:)``, made once per zone name.
+    mutating func calendar(zone: String) -> LearnerCalendar {
+        if let made = calendars[zone] { return made }
+        let made = Self.calendar(zone: zone)
+        calendars[zone] = made
         return made
     }
 
@@ -59,7 +87,7 @@ struct Replayer {
             var random = SplitMix64(seed: UInt64(bitPattern: event.wall))
             guard var scheduled = try? scheduler.review(state, answer: payload.answer, at: studyMoment, random: &random) else { return nil }
             if balance != 0 {
-                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: Self.calendar(zone: zone))
+                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone))
             }
             let recalled = scheduler.recalled(payload.answer)
             let after = ItemProgress(

@@ -36,20 +36,45 @@ extension ProgressStore {
     /// brought), in the order they arrived here, at most `limit`.
     package func unsentEvents(limit: Int) throws(ProgressError) -> [LoggedEvent] {
         try read { db in
-            try Self.loggedEvents(db, "SELECT \(Self.eventColumns) FROM event WHERE sent IS NULL ORDER BY seq LIMIT ?", [limit])
-        }
-    }
-
-    /// Events sent in the object `name`, in log order (what a retry of that object seals again).
-    package func events(sentIn name: String) throws(ProgressError) -> [ProgressEvent] {
-        try read { db in
-            try Self.loggedEvents(db, "SELECT \(Self.eventColumns) FROM event WHERE sent = ? ORDER BY ord", [name]).map(\.event)
+            try Self.joinedEvents(db, from: "event e INDEXED BY event_unsent", "WHERE e.sent IS NULL ORDER BY e.seq LIMIT \(max(0, limit))")
         }
     }
 
     /// Every event of the log, in log order (a snapshot, a backup).
     package func allEvents() throws(ProgressError) -> [ProgressEvent] {
-        try read { db in try Self.loggedEvents(db, "SELECT \(Self.eventColumns) FROM event ORDER BY ord").map(\.event) }
+        try read { db in try Self.joinedEvents(db, from: "event e", "").map(\.event).sorted { $0.precedes($1) } }
+    }
+
+    /// Events read with their keys: `SELECT … FROM` `table` `JOIN eventKey k …` `tail` (`e`
+    /// names the event table). Cancellation is not marked (that takes a key's whole log).
+    static func joinedEvents(_ db: Database, from table: String, _ tail: String) throws -> [LoggedEvent] {
+        let select = try RawStatement(
+            db,
+            """
+            SELECT e.clock, e.device, e.id, e.seq, e.wall, e.kind, e.payload, k.source, k.item, k.direction
+            FROM \(table) JOIN eventKey k ON k.key = e.key \(tail)
+            """)
+        var result: [LoggedEvent] = []
+        var keys: [String: ItemKey] = [:]
+        while try select.step() {
+            guard let id = EventID(bytes: select.bytes(2)) else {
+                select.reset()
+                throw ProgressError(.damagedDatabase, "an event id is not 16 bytes")
+            }
+            let source = select.text(7)
+            let item = select.text(8)
+            let direction = select.text(9)
+            let name = source + "\u{0}" + item + "\u{0}" + direction
+            let key = keys[name] ?? ItemKey(source: source, item: item, direction: direction)
+            keys[name] = key
+            let event = ProgressEvent(
+                id: id, device: DeviceID(rawValue: LogTransaction.unsigned(select.int64(1))),
+                clock: HybridClock(rawValue: LogTransaction.unsigned(select.int64(0))), wall: select.int64(4),
+                kind: ProgressEvent.Kind(rawValue: UInt8(truncatingIfNeeded: select.int64(5))), key: key, payload: select.bytes(6))
+            result.append(LoggedEvent(event: event, seq: select.int64(3), cancelled: false))
+        }
+        select.reset()
+        return result
     }
 
     /// Events in the log.
@@ -57,14 +82,23 @@ extension ProgressStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event") ?? 0 }
     }
 
-    /// Records that the object `record` will carry the events of rows `seqs` (one transaction, so
-    /// a retry after a kill seals the same events again under the same name).
-    package func plan(_ record: SyncObjectRecord, carrying seqs: [Int64]) throws(ProgressError) {
+    /// Records that the object `record` carries the events that arrived as `seqs`, with its
+    /// content, in one transaction: after a kill or a failed upload the retry seals the very same
+    /// content again under the same name.
+    package func plan(_ record: SyncObjectRecord, carrying seqs: [Int64], content: [UInt8]) throws(ProgressError) {
         try write { db in
-            let mark = try db.cachedStatement(sql: "UPDATE event SET sent = ? WHERE seq = ? AND sent IS NULL")
-            for seq in seqs { try mark.execute(arguments: [record.name, seq]) }
-            try Self.saveObject(record, db: db)
+            let mark = try RawStatement(db, "UPDATE event SET sent = 1 WHERE sent IS NULL AND seq = ?")
+            for seq in seqs {
+                mark.bind(1, seq)
+                try mark.run()
+            }
+            try Self.saveObject(record, content: content, db: db)
         }
+    }
+
+    /// The content of an object planned but not known to be uploaded (``plan(_:carrying:content:)``).
+    package func plannedContent(_ name: String) throws(ProgressError) -> [UInt8]? {
+        try read { db in try Data.fetchOne(db, sql: "SELECT content FROM syncObject WHERE name = ?", arguments: [name]).map(Array.init) }
     }
 
     /// Adds or updates the record of a remote object.
@@ -80,10 +114,14 @@ extension ProgressStore {
         }
     }
 
-    static func saveObject(_ record: SyncObjectRecord, db: Database) throws {
+    /// Writes an object's record; `content` only while it is planned (state 1).
+    static func saveObject(_ record: SyncObjectRecord, content: [UInt8]? = nil, db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO syncObject (name, device, kind, sealedAt, state, events) VALUES (?, ?, ?, ?, ?, ?)",
-            arguments: [record.name, Int64(bitPattern: record.device.rawValue), record.kind, record.sealedAt, record.state, record.events])
+            sql: "INSERT OR REPLACE INTO syncObject (name, device, kind, sealedAt, state, events, content) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                record.name, Int64(bitPattern: record.device.rawValue), record.kind, record.sealedAt, record.state, record.events,
+                content.map { Data($0) },
+            ])
     }
 
     /// Every remote object this file has written or merged.
@@ -98,15 +136,34 @@ extension ProgressStore {
         }
     }
 
-    /// Merges events from the remote object `record` and records it as merged, in one
-    /// transaction: a kill leaves both done or neither.
-    /// `covering` lists the segments a snapshot holds, recorded as merged with it.
-    package func merge(_ events: [ProgressEvent], from record: SyncObjectRecord, covering: [SyncObjectRecord] = []) throws(ProgressError) -> MergeSummary {
+    /// An object of the remote, read and opened, to merge: its events, its record, and for a
+    /// snapshot the segments it covers (recorded as merged with it).
+    package struct OpenedObject: Sendable {
+        /// The events it carries.
+        package var events: [ProgressEvent]
+        /// Its record (state 0: merged).
+        package var record: SyncObjectRecord
+        /// The segments a snapshot covers.
+        package var covering: [SyncObjectRecord]
+
+        /// An opened object with every field.
+        package init(events: [ProgressEvent], record: SyncObjectRecord, covering: [SyncObjectRecord] = []) {
+            self.events = events
+            self.record = record
+            self.covering = covering
+        }
+    }
+
+    /// Merges the events of `objects` and records them as merged, in one transaction: a kill
+    /// leaves all of it done or none, and an item several of them touch is replayed once.
+    package func merge(_ objects: [OpenedObject]) throws(ProgressError) -> MergeSummary {
         try write { db in
-            let summary = try Self.merge(events, sent: record.name, db: db)
-            try Self.saveObject(record, db: db)
-            for covered in covering where try Int.fetchOne(db, sql: "SELECT 1 FROM syncObject WHERE name = ?", arguments: [covered.name]) == nil {
-                try Self.saveObject(covered, db: db)
+            let summary = try Self.merge(objects.flatMap(\.events), sent: true, db: db)
+            for object in objects {
+                try Self.saveObject(object.record, db: db)
+                for covered in object.covering where try Int.fetchOne(db, sql: "SELECT 1 FROM syncObject WHERE name = ?", arguments: [covered.name]) == nil {
+                    try Self.saveObject(covered, db: db)
+                }
             }
             return summary
         }
@@ -122,6 +179,8 @@ extension ProgressStore {
 
     /// Makes `remote` this file's remote; if it was another, everything counts as unsent to it.
     package func useRemote(_ remote: String) throws(ProgressError) {
+        // Mostly it is the same remote: a read, and no write transaction.
+        guard try read({ db in try String.fetchOne(db, sql: "SELECT remote FROM syncRemote WHERE id = 1") }) != remote else { return }
         try write { db in
             let known = try String.fetchOne(db, sql: "SELECT remote FROM syncRemote WHERE id = 1")
             guard known != remote else { return }
@@ -131,9 +190,30 @@ extension ProgressStore {
         }
     }
 
-    /// Records a finished sync at `milliseconds` since 1970.
+    /// Records a finished sync at `milliseconds` since 1970. The one write of a progress file
+    /// that is not flushed at once (`synchronous = NORMAL` for it): it is on disk with the next
+    /// write or checkpoint, and a power cut before then loses only this time, which the next sync
+    /// writes again. A sync with nothing new thus costs no flush.
     package func recordSync(at milliseconds: Int64) throws(ProgressError) {
-        try write { db in try db.execute(sql: "UPDATE syncRemote SET lastSync = ? WHERE id = 1", arguments: [milliseconds]) }
+        do {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                var failure: (any Error)?
+                do {
+                    try db.inTransaction(.immediate) {
+                        try db.execute(sql: "UPDATE syncRemote SET lastSync = ? WHERE id = 1", arguments: [milliseconds])
+                        return .commit
+                    }
+                } catch {
+                    failure = error
+                }
+                // Every other write of this connection is flushed: back to FULL before anything else.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                if let failure { throw failure }
+            }
+        } catch {
+            throw Self.wrap(error, path: path)
+        }
     }
 
     /// The derived state sync compares between devices, as canonical bytes: every item row's
