@@ -28,10 +28,10 @@ extension ProgressStore {
     /// (``PositionIndex/tag(of:place:)``), which a content update never makes wrong, with the
     /// item's place when the writer knows it as a hint; older versions kept the place there.
     /// `logged` is the log's bookkeeping (schema v3): the last event the row reflects (its order
-    /// key) and the latest wall time among the item's events; without it those columns are not
+    /// key) and the latest wall time among the item's answers; without it those columns are not
     /// written (a schema before the event log has none).
     static func save(
-        _ progress: ItemProgress, db: Database, place: Int? = nil, logged: (applied: [UInt8]?, latestWall: Int64?)? = nil,
+        _ progress: ItemProgress, db: Database, place: Int? = nil, logged: (applied: [UInt8]?, latestAnswer: Int64?)? = nil,
         encoder: JSONEncoder = ProgressStore.encoder
     ) throws {
         var due: Double?
@@ -44,13 +44,13 @@ extension ProgressStore {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO item
-                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position\(logged != nil ? ", applied, latestWall" : ""))
+                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position\(logged != nil ? ", applied, latestAnswer" : ""))
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(logged != nil ? ", ?, ?" : ""))
                 ON CONFLICT (source, item, direction) DO UPDATE SET
                     scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
                     dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
                     introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
-                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position\(logged != nil ? ", applied = excluded.applied, latestWall = excluded.latestWall" : "")
+                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position\(logged != nil ? ", applied = excluded.applied, latestAnswer = excluded.latestAnswer" : "")
                 """)
         var arguments: StatementArguments = [
             progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
@@ -58,7 +58,7 @@ extension ProgressStore {
             progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
             progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key, place: place),
         ]
-        if let logged { arguments += [logged.applied.map { Data($0) }, logged.latestWall] }
+        if let logged { arguments += [logged.applied.map { Data($0) }, logged.latestAnswer] }
         try statement.execute(arguments: arguments)
     }
 }

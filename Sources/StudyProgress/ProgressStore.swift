@@ -118,7 +118,7 @@ public final class ProgressStore: Sendable {
     /// The answers of `source` at or after `start`, in the log's order; undone ones only if asked.
     /// Each carries the item's progress before and after it, as replaying the log gives them (an
     /// undone answer's as if it had counted). From a given `start`, the items looked at are those
-    /// whose row has an event at or after it (an item reset since then is left out).
+    /// whose row has an answer at or after it (an item reset since then is left out).
     public func reviews(source: String, since start: Date = .distantPast, includingUndone: Bool = false) throws(ProgressError) -> [ReviewRecord] {
         let from = Self.milliseconds(start)
         return try read { db in
@@ -129,7 +129,7 @@ public final class ProgressStore: Sendable {
                     .map { ItemKey(source: source, item: $0[0], direction: $0[1]) }
             } else {
                 keys = try Row.fetchAll(
-                    db, sql: "SELECT item, direction FROM item INDEXED BY item_recent WHERE source = ? AND latestWall >= ?", arguments: [source, from]
+                    db, sql: "SELECT item, direction FROM item INDEXED BY item_recent WHERE source = ? AND latestAnswer >= ?", arguments: [source, from]
                 ).map { ItemKey(source: source, item: $0[0], direction: $0[1]) }
             }
             var log = try LogTransaction(reading: db)
@@ -271,8 +271,9 @@ public final class ProgressStore: Sendable {
         if let applied = row?.applied, !applied.lexicographicallyPrecedes(logged.event.orderKey) {
             _ = try replayItem(&log, key, replayer: &replayer, orphan: row?.progress.orphan ?? false, place: place)
         } else {
-            let wall = max(row?.latestWall ?? .min, logged.event.wall)
-            try save(after, db: log.db, place: place, logged: (logged.event.orderKey, wall), encoder: log.encoder)
+            var latest = row?.latestAnswer
+            if logged.event.kind == .answer { latest = max(latest ?? .min, logged.event.wall) }
+            try save(after, db: log.db, place: place, logged: (logged.event.orderKey, latest), encoder: log.encoder)
         }
     }
 

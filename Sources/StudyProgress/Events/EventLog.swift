@@ -39,17 +39,17 @@ extension ProgressStore {
     // MARK: Item rows
 
     /// An item row as the log sees it: the progress, the last event it reflects (its order key)
-    /// and the latest wall time among the item's events.
+    /// and the latest wall time among the item's answers.
     struct LoggedRow {
         var progress: ItemProgress
         var applied: [UInt8]?
-        var latestWall: Int64?
+        var latestAnswer: Int64?
     }
 
     /// What a merge first needs of an item's row, without decoding its state: the last event it
     /// reflects, the latest wall time, the orphan flag. `nil` if there is no row.
-    static func rowBookkeeping(_ db: Database, _ key: ItemKey) throws -> (applied: [UInt8]?, latestWall: Int64?, orphan: Bool)? {
-        let select = try RawStatement(db, "SELECT applied, latestWall, orphan FROM item WHERE source = ? AND item = ? AND direction = ?")
+    static func rowBookkeeping(_ db: Database, _ key: ItemKey) throws -> (applied: [UInt8]?, latestAnswer: Int64?, orphan: Bool)? {
+        let select = try RawStatement(db, "SELECT applied, latestAnswer, orphan FROM item WHERE source = ? AND item = ? AND direction = ?")
         select.bind(1, key.source)
         select.bind(2, key.item)
         select.bind(3, key.direction)
@@ -65,13 +65,13 @@ extension ProgressStore {
             arguments: [key.source, key.item, key.direction])
         else { return nil }
         let applied: Data? = row["applied"]
-        return LoggedRow(progress: try ItemRow(row: row).progress, applied: applied.map(Array.init), latestWall: row["latestWall"])
+        return LoggedRow(progress: try ItemRow(row: row).progress, applied: applied.map(Array.init), latestAnswer: row["latestAnswer"])
     }
 
     /// Writes an item's row as replay left it (`nil`: no row), with the last event it reflects and
-    /// the latest wall time among its events (what finds today's answers).
+    /// the latest wall time among its answers (what finds today's answers).
     static func writeItem(
-        _ db: Database, _ key: ItemKey, _ progress: ItemProgress?, applied: [UInt8]?, latestWall: Int64?, place: Int? = nil,
+        _ db: Database, _ key: ItemKey, _ progress: ItemProgress?, applied: [UInt8]?, latestAnswer: Int64?, place: Int? = nil,
         encoder: JSONEncoder = ProgressStore.encoder
     ) throws {
         guard let progress else {
@@ -79,11 +79,13 @@ extension ProgressStore {
                 .execute(arguments: [key.source, key.item, key.direction])
             return
         }
-        try save(progress, db: db, place: place, logged: (applied, latestWall), encoder: encoder)
+        try save(progress, db: db, place: place, logged: (applied, latestAnswer), encoder: encoder)
     }
 
-    /// The latest wall time of `events`.
-    static func latestWall(_ events: some Sequence<LoggedEvent>) -> Int64? { events.lazy.map(\.event.wall).max() }
+    /// The latest wall time among the answers of `events` (`nil` without one).
+    static func latestAnswer(_ events: some Sequence<LoggedEvent>) -> Int64? {
+        events.lazy.filter { $0.event.kind == .answer }.map(\.event.wall).max()
+    }
 
     /// Replays `key`'s events from its first and writes its row (keeping the row's orphan flag);
     /// returns the progress. What any change that is not an append at the end does.
@@ -94,7 +96,7 @@ extension ProgressStore {
         var progress = replayer.replay(all)
         if let orphan { progress?.orphan = orphan }
         try writeItem(
-            log.db, key, progress, applied: all.last?.event.orderKey, latestWall: latestWall(all), place: place, encoder: log.encoder)
+            log.db, key, progress, applied: all.last?.event.orderKey, latestAnswer: latestAnswer(all), place: place, encoder: log.encoder)
         return progress
     }
 
@@ -167,12 +169,12 @@ extension ProgressStore {
                 {
                     // Every new event comes after what the row reflects: applied on top of it.
                     var progress: ItemProgress? = row.progress
-                    var latest = row.latestWall ?? .min
+                    var latest = row.latestAnswer
                     for index in incoming {
                         progress = replayer.apply(events[index], to: progress)
-                        latest = max(latest, events[index].wall)
+                        if events[index].kind == .answer { latest = max(latest ?? .min, events[index].wall) }
                     }
-                    try writeItem(db, key, progress, applied: order[incoming[incoming.count - 1]].bytes, latestWall: latest, encoder: log.encoder)
+                    try writeItem(db, key, progress, applied: order[incoming[incoming.count - 1]].bytes, latestAnswer: latest, encoder: log.encoder)
                 } else {
                     // From the item's first event: the log's and the new ones, in order.
                     let existing = known == nil ? [] : try log.events(number, key: key)
@@ -189,25 +191,25 @@ extension ProgressStore {
                         if let target = EventID(bytes: events[index].payload) { cancelled.insert(target) }
                     }
                     var progress: ItemProgress?
-                    var latest = Int64.min
+                    var latest: Int64?
                     var last = first
                     var a = 0
                     var b = 0
                     while a < existing.count || b < new.count {
                         if b == new.count || (a < existing.count && existing[a].event.order < order[new[b]]) {
                             if !cancelled.contains(existing[a].event.id) { progress = replayer.apply(existing[a].event, to: progress) }
-                            latest = max(latest, existing[a].event.wall)
+                            if existing[a].event.kind == .answer { latest = max(latest ?? .min, existing[a].event.wall) }
                             last = existing[a].event.order
                             a += 1
                         } else {
                             if !cancelled.contains(events[new[b]].id) { progress = replayer.apply(events[new[b]], to: progress) }
-                            latest = max(latest, events[new[b]].wall)
+                            if events[new[b]].kind == .answer { latest = max(latest ?? .min, events[new[b]].wall) }
                             last = order[new[b]]
                             b += 1
                         }
                     }
                     if let orphan = bookkeeping?.orphan { progress?.orphan = orphan }
-                    try writeItem(db, key, progress, applied: last.bytes, latestWall: latest, encoder: log.encoder)
+                    try writeItem(db, key, progress, applied: last.bytes, latestAnswer: latest, encoder: log.encoder)
                     summary.itemsReplayedFromStart += 1
                 }
                 summary.itemsReplayed += 1

@@ -50,10 +50,10 @@ extension ProgressStore {
                 );
                 -- The last event (its order key) an item's row reflects: a merged event after it applies
                 -- on top of the row; one before it replays the item from its first event. And the
-                -- latest wall time among the item's events: today's answers are found by it.
+                -- latest wall time among the item's answers: today's answers are found by it.
                 ALTER TABLE item ADD COLUMN applied BLOB;
-                ALTER TABLE item ADD COLUMN latestWall INTEGER;
-                CREATE INDEX item_recent ON item (source, latestWall);
+                ALTER TABLE item ADD COLUMN latestAnswer INTEGER;
+                CREATE INDEX item_recent ON item (source, latestAnswer);
                 -- Sync's record of the remote: each object this file wrote or merged; an object planned
                 -- but not known to be uploaded keeps its content, so a retry seals the same bytes.
                 CREATE TABLE syncObject (
@@ -125,8 +125,8 @@ extension ProgressStore {
         for key in rowKeys {
             let events = try log.events(of: key)
             try db.execute(
-                sql: "UPDATE item SET applied = ?, latestWall = ? WHERE source = ? AND item = ? AND direction = ?",
-                arguments: [events.last.map { Data($0.event.orderKey) }, latestWall(events), key.source, key.item, key.direction])
+                sql: "UPDATE item SET applied = ?, latestAnswer = ? WHERE source = ? AND item = ? AND direction = ?",
+                arguments: [events.last.map { Data($0.event.orderKey) }, latestAnswer(events), key.source, key.item, key.direction])
         }
         // Completed session days: one event per deck for the last date (the counter's value is
         // carried by as many events as it counted).
