@@ -73,7 +73,11 @@ public struct S3Remote: SyncRemote {
             var query = [("list-type", "2"), ("prefix", full)]
             if let token { query.append(("continuation-token", token)) }
             let response = try await send("GET", path: "", query: query, body: nil, limit: Self.listPageLimit)
-            let page = try ListPage(parsing: response.body, object: "s3://\(bucket)/\(full)")
+            let page: ListPage
+            switch ListPage.parse(response.body) {
+            case .success(let parsed): page = parsed
+            case .failure(let malformed): throw SyncError(.httpStatus, object: "s3://\(bucket)/\(full)", malformed.reason)
+            }
             for object in page.objects where object.name.count > strip {
                 objects.append(RemoteObject(name: String(object.name.dropFirst(strip)), size: object.size))
             }
@@ -169,76 +173,5 @@ public struct S3Remote: SyncRemote {
     static func errorText(_ body: [UInt8]) -> (String, String) {
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
         return (XMLText.first("Code", in: text) ?? "", XMLText.first("Message", in: text) ?? "")
-    }
-}
-
-/// One page of a ListObjectsV2 answer, read by hand: only the elements sync needs, every value
-/// unescaped and checked (a key must be UTF-8 text, a size a non-negative number).
-struct ListPage {
-    var objects: [RemoteObject] = []
-    var isTruncated = false
-    var nextToken: String?
-
-    init(parsing body: [UInt8], object: String) throws(SyncError) {
-        let text = String(decoding: body, as: UTF8.self)
-        guard text.contains("<ListBucketResult") else {
-            throw SyncError(.httpStatus, object: object, "the listing is not a ListBucketResult")
-        }
-        for block in XMLText.all("Contents", in: text) {
-            guard let key = XMLText.first("Key", in: block), let sizeText = XMLText.first("Size", in: block), let size = Int(sizeText), size >= 0 else {
-                throw SyncError(.httpStatus, object: object, "a listed object has no key or size")
-            }
-            objects.append(RemoteObject(name: key, size: size))
-        }
-        isTruncated = XMLText.first("IsTruncated", in: text) == "true"
-        nextToken = XMLText.first("NextContinuationToken", in: text)
-        if isTruncated, nextToken?.isEmpty ?? true {
-            throw SyncError(.httpStatus, object: object, "a truncated listing without a continuation token")
-        }
-    }
-}
-
-/// The few XML reads S3's answers need: the text of `<NAME>…</NAME>` elements, unescaped.
-enum XMLText {
-    static func all(_ name: String, in text: String) -> [String] {
-        var results: [String] = []
-        var rest = text[...]
-        while let open = rest.range(of: "<\(name)>"), let close = rest[open.upperBound...].range(of: "</\(name)>") {
-            results.append(unescape(String(rest[open.upperBound..<close.lowerBound])))
-            rest = rest[close.upperBound...]
-        }
-        return results
-    }
-
-    static func first(_ name: String, in text: String) -> String? {
-        guard let open = text.range(of: "<\(name)>"), let close = text[open.upperBound...].range(of: "</\(name)>") else { return nil }
-        return unescape(String(text[open.upperBound..<close.lowerBound]))
-    }
-
-    static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = text[...]
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 10 else {
-                out += "&"
-                rest = rest[rest.index(after: amp)...]
-                continue
-            }
-            let entity = String(rest[rest.index(after: amp)..<semi])
-            switch entity {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                let number = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16) : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                if let number, let scalar = UnicodeScalar(number) { out.unicodeScalars.append(scalar) } else { out += "&" + entity + ";" }
-            }
-            rest = rest[rest.index(after: semi)...]
-        }
-        return out + rest
     }
 }

@@ -1,20 +1,6 @@
 import Foundation
 import SystemPackage
 
-/// An object a remote lists: its name under the remote's root and its size in bytes.
-public struct RemoteObject: Sendable, Hashable {
-    /// The name, `/`-separated, under the remote's root.
-    public var name: String
-    /// The size the remote reports (checked again against the bytes it sends).
-    public var size: Int
-
-    /// An object with its name and size.
-    public init(name: String, size: Int) {
-        self.name = name
-        self.size = size
-    }
-}
-
 /// Where a learner's devices leave their progress for each other: any store that lists, reads,
 /// writes and deletes whole objects by name. Sync writes each name once and deletes only what a
 /// verified snapshot covers, so a store needs no locking, no conditional writes and no

@@ -1,4 +1,6 @@
-import StudyProgress
+#if !FUZZ_STANDALONE
+    import StudyProgress
+#endif
 
 /// The name of an object on the remote, under the remote's root. Every name sync writes or
 /// reads has one of these shapes; a listed name of any other shape is not sync's and is left alone.
