@@ -115,15 +115,16 @@ package struct ByteReader: Sendable {
 
     /// A length-prefixed blob, the length checked against what is left before anything is read.
     package mutating func blob() -> [UInt8]? {
-        guard let length = count(atMost: remaining) else { return nil }
-        return raw(length)
+        guard let length = varint(), length <= UInt64(remaining) else { return nil }
+        return raw(Int(length))
     }
 
     /// A length-prefixed UTF-8 string; invalid UTF-8 is `nil`.
     package mutating func string() -> String? {
-        guard let length = count(atMost: remaining) else { return nil }
-        let bytes = self.bytes[offset..<(offset + length)]
-        offset += length
+        // The length is checked against what is left after the length itself is read.
+        guard let length = varint(), length <= UInt64(remaining) else { return nil }
+        let bytes = self.bytes[offset..<(offset + Int(length))]
+        offset += Int(length)
         // Decoding repairs invalid UTF-8; a string that does not give back its bytes was invalid.
         let text = String(decoding: bytes, as: UTF8.self)
         return text.utf8.elementsEqual(bytes) ? text : nil

@@ -29,11 +29,13 @@ extension ProgressStore {
         return (DeviceID(rawValue: UInt64(bitPattern: device)), HybridClock(rawValue: UInt64(bitPattern: clock)), row[2])
     }
 
-    /// Milliseconds since 1970 of `date`, rounded down: the precision of an event's time.
-    static func milliseconds(_ date: Date) -> Int64 {
+    /// Milliseconds since 1970 of `date`, rounded down: the precision of an event's time, within
+    /// the range a hybrid clock holds (1970 to the year 10889; a clock before 1970 reads 1970), so
+    /// every time an event carries is one every device reads back and can compute with.
+    package static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded(.down)
         guard value.isFinite else { return 0 }
-        return Int64(max(-9e15, min(9e15, value)))
+        return Int64(max(0, min(Double(HybridClock.maximumMilliseconds), value)))
     }
 
     // MARK: Item rows

@@ -1,5 +1,7 @@
 import CAssetPackZlib
-import StudyProgress
+#if !FUZZ_STANDALONE
+    import StudyProgress
+#endif
 
 /// What a sealed object carries, before sealing: who wrote it and when, the events, and for a
 /// snapshot the segments it covers. Compressed with zlib (the ids are random; everything else
@@ -15,8 +17,9 @@ import StudyProgress
 /// ```
 ///
 /// Every byte of it comes from the remote: reading checks each count against the bytes left
-/// before it allocates, each index against its table, each clock step for overflow, and refuses
-/// trailing bytes. The declared size is capped before anything is inflated.
+/// before it allocates, each index against its table, each time for overflow, and refuses
+/// trailing bytes. The declared size is capped before anything is inflated. Whatever the encoder
+/// writes, the decoder reads back as it was (the fuzz target holds the two to it).
 extension Result where Failure == ObjectBody.Malformed {
     static func fail(_ reason: String) -> Self { .failure(ObjectBody.Malformed(reason: reason)) }
 }
@@ -127,11 +130,12 @@ struct ObjectBody: Sendable, Hashable {
             guard deviceIndex < UInt64(devices.count), keyIndex < UInt64(keys.count) else {
                 return .fail("event \(index) names a device or item the tables do not have")
             }
-            let step = clockStep >= 0 ? previous.addingReportingOverflow(UInt64(clockStep)) : previous.subtractingReportingOverflow(clockStep.magnitude)
-            guard !step.overflow else { return .fail("event \(index)'s clock overflows") }
-            previous = step.partialValue
-            let clock = HybridClock(rawValue: step.partialValue)
+            // The encoder writes each clock as the wrapping difference from the one before: any
+            // 64-bit clock is one, so the decoder adds back the same way.
+            previous = previous &+ UInt64(bitPattern: clockStep)
+            let clock = HybridClock(rawValue: previous)
             let wall = clock.milliseconds.addingReportingOverflow(wallOffset)
+            // Every device keeps wall times in the clock's range (ProgressStore.milliseconds).
             guard !wall.overflow, (0...Int64(HybridClock.maximumMilliseconds)).contains(wall.partialValue) else {
                 return .fail("event \(index)'s time is out of range")
             }
