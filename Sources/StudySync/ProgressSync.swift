@@ -21,6 +21,9 @@ public struct SyncReport: Sendable, Hashable, Codable {
     public var objectsDeleted = 0
     /// Objects refused, with why: nothing of them was merged; the next sync tries them again.
     public var refused: [Refusal] = []
+    /// Other devices' objects the store does not have and no snapshot covers, as
+    /// `DEVICE: COUNT of FIRST…LAST` (the store lost or withholds them; merged if they come back).
+    public var missing: [String] = []
     /// Seconds the sync took.
     public var seconds = 0.0
 
@@ -82,8 +85,9 @@ public actor ProgressSync {
 
     /// The largest segment sync reads (bytes).
     public static let maximumSegmentSize = 16 << 20
-    /// The largest snapshot sync reads (bytes).
-    public static let maximumSnapshotSize = 256 << 20
+    /// The largest snapshot sync reads (bytes): held in memory before it is authenticated, so
+    /// bounded (about two million events).
+    public static let maximumSnapshotSize = 64 << 20
 
     /// Syncs `store` with `remote` under `key`.
     public init(store: ProgressStore, remote: any SyncRemote, key: LearnerKey, segmentEvents: Int = 50_000, snapshotAfterSegments: Int = 32) {
@@ -138,8 +142,9 @@ private struct Run {
         if !verified { try await checkKey(listed) }
         try progress { try store.useRemote(identity + " key " + key.fingerprint) }
         try await merge(listed)
+        let ownMissing = try checkMissing(listed)
         try await upload(listed)
-        try await compact()
+        try await compact(force: ownMissing)
         try progress { try store.recordSync(at: Int64(Date().timeIntervalSince1970 * 1000)) }
     }
 
@@ -228,6 +233,30 @@ private struct Run {
         try await flush(&batch)
     }
 
+    /// Reports the objects of other devices that neither the listing nor this file's records know
+    /// (a device's numbers have a hole no snapshot covers: the store lost or withheld them; they
+    /// are not merged until they come back), and says whether segments this device uploaded more
+    /// than an hour ago (a listing lags by seconds) are gone: then it writes a snapshot at once,
+    /// so their events reach every device again.
+    mutating func checkMissing(_ listed: Listed) throws(SyncError) -> Bool {
+        let records = try progress { try store.syncObjects() }
+        var numbers: [UInt64: Set<Int>] = [:]
+        for record in records {
+            if let name = ObjectName(parsing: record.name) { numbers[name.device, default: []].insert(name.sequence) }
+        }
+        for name in listed.objects.keys { numbers[name.device, default: []].insert(name.sequence) }
+        for (other, seen) in numbers.sorted(by: { $0.key < $1.key }) where other != device {
+            let holes = (1...max(1, seen.max() ?? 1)).filter { !seen.contains($0) }
+            guard let first = holes.first, let last = holes.last else { continue }
+            report.missing.append("\(DeviceID(rawValue: other)): \(holes.count) of \(first)…\(last)")
+        }
+        let listedNames = Set(listed.objects.keys.map(\.description))
+        let hourAgo = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
+        return records.contains { record in
+            record.device == store.device && record.kind == 1 && record.state == 2 && record.sealedAt < hourAgo && !listedNames.contains(record.name)
+        }
+    }
+
     /// Objects read and opened, merged together in one transaction (an item they all touch is
     /// replayed once, and the file is flushed once).
     struct Batch {
@@ -249,9 +278,14 @@ private struct Run {
             guard size <= limit else { throw SyncError(.tooLarge, object: text, "listed at \(size) bytes, more than the \(limit) sync reads") }
             let bytes = try await get(text, size: size, limit: limit)
             let body = try Self.open(bytes, name: name, key: key)
+            // A snapshot vouches only for its own device's objects: one that claims another device's
+            // segments (a key holder's bug) must not make this device skip them.
             let covering = body.covered.compactMap { covered -> SyncObjectRecord? in
-                guard let segment = ObjectName(parsing: covered), segment.kind == .segment, segment.learner == key.learner else { return nil }
-                return SyncObjectRecord(name: covered, device: DeviceID(rawValue: segment.device), kind: 1, sealedAt: 0, state: 0, events: 0)
+                guard let object = ObjectName(parsing: covered), object.learner == key.learner, object.device == name.device,
+                    object.sequence < name.sequence, object.kind == .segment || object.kind == .snapshot
+                else { return nil }
+                return SyncObjectRecord(
+                    name: covered, device: DeviceID(rawValue: object.device), kind: Int(object.kind.rawValue), sealedAt: 0, state: 0, events: 0)
             }
             let record = SyncObjectRecord(
                 name: text, device: DeviceID(rawValue: name.device), kind: Int(name.kind.rawValue), sealedAt: body.sealedAt, state: 0, events: body.events.count)
@@ -263,6 +297,8 @@ private struct Run {
         } catch where [.notAuthentic, .malformedObject, .tooLarge].contains(error.code) {
             report.refused.append(SyncReport.Refusal(object: text, code: error.code.rawValue, message: error.description))
             await sync.emit(.refused(object: text, code: error.code.rawValue))
+        } catch where error.code == .notFound {
+            // Deleted since it was listed (its writer compacted): the next listing says what is there.
         }
         if batch.events >= Self.batchEvents { try await flush(&batch) }
     }
@@ -359,17 +395,20 @@ private struct Run {
 
     // MARK: Compacting
 
-    /// With many segments of its own on the remote, a device writes a snapshot of the whole log,
-    /// reads it back and opens it, and only then deletes its own segments the snapshot covers
-    /// (and its own older snapshots). Other devices' objects are theirs to delete.
-    mutating func compact() async throws(SyncError) {
+    /// With many segments of its own on the remote (or, `force`d, when the store lost some of
+    /// them), a device writes a snapshot of the whole log, reads it back and opens it, and only
+    /// then deletes its own segments and older snapshots the snapshot covers. Other devices'
+    /// objects are theirs to delete.
+    mutating func compact(force: Bool = false) async throws(SyncError) {
         let records = try progress { try store.syncObjects() }
         let own = records.filter { $0.state != 3 }.compactMap { ObjectName(parsing: $0.name) }.filter { $0.device == device }
         let segments = own.filter { $0.kind == .segment }
-        guard segments.count >= sync.snapshotAfterSegments, !records.contains(where: { $0.state == 1 }) else { return }
+        guard force || segments.count >= sync.snapshotAfterSegments, !records.contains(where: { $0.state == 1 }) else { return }
         try Self.checkCancellation()
         let events = try progress { try store.allEvents() }
-        let covered = records.filter { $0.kind == 1 }.map(\.name).sorted()
+        // Every segment it holds, and this device's own earlier snapshots (so a reader knows their
+        // numbers are accounted for; it trusts a snapshot only for its own device's objects).
+        let covered = records.filter { $0.kind == 1 || ($0.kind == 2 && $0.device == store.device) }.map(\.name).sorted()
         let sequence = (own.map(\.sequence).max() ?? 0) + 1
         let body = ObjectBody(
             learner: key.learner, device: device, sequence: sequence, sealedAt: Int64(Date().timeIntervalSince1970 * 1000), covered: covered, events: events)

@@ -20,6 +20,8 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case tooLarge
         /// The store refused the credentials or the request's signature.
         case accessDenied
+        /// The object is not there (any more): another device deleted it after this one listed it.
+        case notFound
         /// The store answered with an error status.
         case httpStatus
         /// The store could not be reached, or the connection broke.

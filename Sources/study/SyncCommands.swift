@@ -94,6 +94,9 @@ struct SyncCommand: ParsableCommand {
         for refusal in report.refused {
             FileHandle.standardError.write(Data(("study: refused " + refusal.message + "\n").utf8))
         }
+        for missing in report.missing {
+            FileHandle.standardError.write(Data(("study: the store lacks objects of device " + missing + " (merged if they come back)\n").utf8))
+        }
         if !report.refused.isEmpty { throw ExitCode(1) }
     }
 }

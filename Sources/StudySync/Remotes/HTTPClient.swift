@@ -12,7 +12,8 @@ struct HTTPResponse: Sendable {
 
 /// HTTP over URLSession (FoundationNetworking on Linux), with the delegate API every supported
 /// OS has: the body is counted as it arrives and cut off past a limit (a store cannot make sync
-/// hold more than it asked for), and a request that goes quiet for `stallTimeout` seconds fails.
+/// hold more than it asked for), a request that goes quiet for `stallTimeout` seconds fails, and
+/// a redirect is never followed.
 final class HTTPClient: @unchecked Sendable {
     // @unchecked: `session` and `router` are set once in init; the router's table is behind a lock.
     let stallTimeout: TimeInterval
@@ -105,6 +106,15 @@ final class HTTPClient: @unchecked Sendable {
                 return completionHandler(.cancel)
             }
             completionHandler(.allow)
+        }
+
+        /// Redirects are never followed: the request goes to the store it was signed for, and a
+        /// 3xx answer is an error status.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -22,10 +22,14 @@ public struct S3Remote: SyncRemote {
     public let region: String
     /// The credentials.
     public let credentials: StoreCredentials
-    /// The largest listing page read (bytes).
-    static let listPageLimit = 16 << 20
-    /// The most objects a listing returns before sync stops reading it.
-    static let listObjectLimit = 1_000_000
+    /// The largest listing page read (bytes): S3 answers at most 1,000 keys a page, far under.
+    static let listPageLimit = 4 << 20
+    /// The most objects a listing may hold: a learner's devices keep a few dozen objects each; a
+    /// store that lists more is refused before it fills memory (a listing is read before anything
+    /// the store sends is authenticated).
+    static let listObjectLimit = 100_000
+    /// The most pages a listing may take.
+    static let listPageCountLimit = 1_000
     private let client: HTTPClient
 
     /// A remote in `bucket` under `prefix` at `endpoint`.
@@ -63,30 +67,51 @@ public struct S3Remote: SyncRemote {
 
     private func key(_ name: String) -> String { prefix.isEmpty ? name : prefix + "/" + name }
 
-    /// ListObjectsV2, page after page.
+    /// ListObjectsV2, page after page (``collect(prefix:dropping:naming:page:)``).
     public func list(prefix listPrefix: String) async throws(SyncError) -> [RemoteObject] {
-        var objects: [RemoteObject] = []
-        var token: String?
         let full = key(listPrefix)
-        let strip = prefix.isEmpty ? 0 : prefix.count + 1
-        repeat {
+        let naming = "s3://\(bucket)/\(full)"
+        return try await Self.collect(prefix: full, dropping: prefix.isEmpty ? "" : prefix + "/", naming: naming) { token throws(SyncError) in
             var query = [("list-type", "2"), ("prefix", full)]
             if let token { query.append(("continuation-token", token)) }
-            let response = try await send("GET", path: "", query: query, body: nil, limit: Self.listPageLimit)
-            let page: ListPage
+            let response = try await send("GET", path: "", query: query, body: nil, limit: Self.listPageLimit, naming: naming)
             switch ListPage.parse(response.body) {
-            case .success(let parsed): page = parsed
-            case .failure(let malformed): throw SyncError(.httpStatus, object: "s3://\(bucket)/\(full)", malformed.reason)
+            case .success(let page): return page
+            case .failure(let malformed): throw SyncError(.httpStatus, object: naming, malformed.reason)
             }
-            for object in page.objects where object.name.count > strip {
-                objects.append(RemoteObject(name: String(object.name.dropFirst(strip)), size: object.size))
+        }
+    }
+
+    /// A listing's pages, fetched one after another by `fetch` (given the continuation token), as
+    /// the objects under `prefix`, named without `dropping`. Keys outside `prefix` are left out; a
+    /// listing that holds more than ``listObjectLimit`` objects or takes more than
+    /// ``listPageCountLimit`` pages is refused (``SyncError/Code/tooLarge``), and so is one that
+    /// hands out a continuation token twice (it would never end).
+    static func collect(
+        prefix: String, dropping: String, naming: String, page fetch: (String?) async throws(SyncError) -> ListPage
+    ) async throws(SyncError) -> [RemoteObject] {
+        var objects: [RemoteObject] = []
+        var token: String?
+        var tokens = Set<String>()
+        var pages = 0
+        while true {
+            let page = try await fetch(token)
+            pages += 1
+            for object in page.objects where object.name.hasPrefix(prefix) && object.name.hasPrefix(dropping) {
+                objects.append(RemoteObject(name: String(object.name.dropFirst(dropping.count)), size: object.size))
             }
-            guard objects.count <= Self.listObjectLimit else {
-                throw SyncError(.tooLarge, object: "s3://\(bucket)/\(full)", "the listing has more than \(Self.listObjectLimit) objects")
+            guard objects.count <= listObjectLimit else {
+                throw SyncError(.tooLarge, object: naming, "the listing has more than \(listObjectLimit) objects")
             }
-            token = page.isTruncated ? page.nextToken : nil
-        } while token != nil
-        return objects
+            guard page.isTruncated else { return objects }
+            guard let next = page.nextToken, tokens.insert(next).inserted else {
+                throw SyncError(.httpStatus, object: naming, "the listing hands out a continuation token it gave before (it would never end)")
+            }
+            guard pages < listPageCountLimit else {
+                throw SyncError(.tooLarge, object: naming, "the listing goes on past \(listPageCountLimit) pages")
+            }
+            token = next
+        }
     }
 
     /// GetObject, at most `limit` bytes.
@@ -110,8 +135,11 @@ public struct S3Remote: SyncRemote {
     }
 
     /// One signed request, tried up to three times on a 5xx, a broken connection or a stall.
-    private func send(_ method: String, path objectKey: String, query: [(String, String)], body: [UInt8]?, limit: Int) async throws(SyncError) -> HTTPResponse {
-        let object = "s3://\(bucket)/\(objectKey)"
+    /// Errors name `naming`, or the object.
+    private func send(
+        _ method: String, path objectKey: String, query: [(String, String)], body: [UInt8]?, limit: Int, naming: String? = nil
+    ) async throws(SyncError) -> HTTPResponse {
+        let object = naming ?? "s3://\(bucket)/\(objectKey)"
         var attempt = 0
         while true {
             attempt += 1
@@ -122,6 +150,9 @@ public struct S3Remote: SyncRemote {
                 case 403, 401:
                     let (code, message) = Self.errorText(response.body)
                     throw SyncError(.accessDenied, object: object, "the store refused the credentials (\(response.status) \(code)\(message.isEmpty ? "" : ": " + message))")
+                case 404:
+                    let (code, message) = Self.errorText(response.body)
+                    throw SyncError(.notFound, object: object, "\(method) answered 404 \(code)\(message.isEmpty ? "" : ": " + message)")
                 case 500..<600 where attempt < 3:
                     try await Self.pause(attempt)
                     continue
