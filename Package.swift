@@ -119,8 +119,8 @@ let package = Package(
         .testTarget(
             name: "PublicAPITests",
             dependencies: [
-                "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "StudyEngine", "StudyProgress", "ErrorReporting",
-                "TestSupport",
+                "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "StudyEngine", "StudyProgress", "StudySync",
+                "ErrorReporting", "TestSupport",
             ]
         ),
         // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.
