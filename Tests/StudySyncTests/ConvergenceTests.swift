@@ -34,16 +34,31 @@ struct ConvergenceTests {
         }
     }
 
-    @Test("randomised: events spread over devices, syncs in random orders; devices with the same events have the same hash, equal to a fresh replay")
+    @Test("randomised, quick: events spread over devices, syncs in random orders; devices with the same events have the same hash, equal to a fresh replay")
     func randomPartitions() async throws {
-        var random = SplitMix64(seed: 2026)
-        for round in 0..<12 {
+        try await Self.randomised(seed: 2026, rounds: 3, steps: 30, devices: 2...4, snapshotAfter: 3)
+    }
+
+    @Test(
+        "randomised, many rounds: more devices, more steps, compaction every two segments; the same property",
+        .fullTierOnly)
+    func randomPartitionsManyRounds() async throws {
+        try await Self.randomised(seed: 30, rounds: 40, steps: 60, devices: 2...5, snapshotAfter: 2)
+    }
+
+    /// The convergence property over `rounds` learners: `steps` random actions each (answers,
+    /// undos, completed session days, syncs) on a random number of devices; after every step,
+    /// devices holding the same events hold the same progress; at the end, after two rounds of
+    /// syncs, one state everywhere, equal to a fresh device's replay of the remote.
+    static func randomised(seed: UInt64, rounds: Int, steps: Int, devices range: ClosedRange<Int>, snapshotAfter: Int) async throws {
+        var random = SplitMix64(seed: seed)
+        for round in 0..<rounds {
             let scratch = try Scratch()
             let remote = FolderRemote(root: scratch.url("remote"))
             let key = LearnerKey.generate()
-            let count = 2 + Int(random.next() % 3)
-            let devices = try (0..<count).map { try Device("d\($0)", scratch: scratch, remote: remote, key: key, snapshotAfter: 3) }
-            for step in 0..<40 {
+            let count = range.lowerBound + Int(random.next() % UInt64(range.count))
+            let devices = try (0..<count).map { try Device("d\($0)", scratch: scratch, remote: remote, key: key, snapshotAfter: snapshotAfter) }
+            for step in 0..<steps {
                 let device = devices[Int(random.next() % UInt64(count))]
                 let moment = day0.addingTimeInterval(Double(step) * 7_200 + Double(random.next() % 3_600))
                 switch random.next() % 10 {
