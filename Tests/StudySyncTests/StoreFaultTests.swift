@@ -39,21 +39,31 @@ struct StoreFaultTests {
             var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(server.port)/__faults")))
             request.httpMethod = "POST"
             request.httpBody = try JSONSerialization.data(withJSONObject: json)
-            let (_, response) = try await URLSession.shared.data(for: request)
-            #expect((response as? HTTPURLResponse)?.statusCode == 204)
+            #expect(try await Self.fetch(request).status == 204)
         }
 
         /// The requests the store saw, `METHOD PATH` each.
         func log() async throws -> [String] {
             let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/__log"))
-            let (data, _) = try await URLSession.shared.data(from: url)
+            let data = try await Self.fetch(URLRequest(url: url)).body
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        }
+
+        /// One request to the store's own endpoints, through the completion-handler API every
+        /// declared platform has.
+        static func fetch(_ request: URLRequest) async throws -> (status: Int, body: Data) {
+            try await withCheckedThrowingContinuation { continuation in
+                URLSession.shared.dataTask(with: request) { data, response, error in
+                    if let error { return continuation.resume(throwing: error) }
+                    continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()))
+                }.resume()
+            }
         }
 
         /// The keys the store holds.
         func objects() async throws -> [String] {
             let url = try #require(URL(string: "http://127.0.0.1:\(server.port)/__objects"))
-            let (data, _) = try await URLSession.shared.data(from: url)
+            let data = try await Self.fetch(URLRequest(url: url)).body
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
     }
