@@ -28,12 +28,16 @@ struct Timing {
     var text: String { String(format: "%.0f ms (%.0f)", wall * 1000, cpu * 1000) }
 }
 
-/// How long `body` took.
-func timed(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> Timing {
+/// How long `body` took. With `phase`, its window on the monotonic clock goes to standard error
+/// (`phase NAME START END`), so a profile recorded with that clock (`perf record -k mono`) can be
+/// cut to it.
+func timed(_ phase: String? = nil, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void) async rethrows -> Timing {
     let start = monotonicSeconds()
     let cpu = processCPUSeconds()
     try await body()
-    return Timing(wall: monotonicSeconds() - start, cpu: processCPUSeconds() - cpu)
+    let end = monotonicSeconds()
+    if let phase { FileHandle.standardError.write(Data(("phase \(phase) " + String(format: "%.6f %.6f\n", start, end)).utf8)) }
+    return Timing(wall: end - start, cpu: processCPUSeconds() - cpu)
 }
 
 /// A remote that counts what crosses it: requests, bytes read and written.
