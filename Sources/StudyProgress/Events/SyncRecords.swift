@@ -231,7 +231,9 @@ extension ProgressStore {
                     """)
             while let row = try items.next() {
                 writer.byte(1)
-                for column in 0..<5 { writer.string(row[column] as String? ?? "") }
+                for column in 0..<4 { writer.string(row[column] as String? ?? "") }
+                // The state as the compact coder writes it, whichever form the row keeps.
+                writer.blob(try CompactCoder.encode(try ItemRow.state(row[4])))
                 for column in [5, 7, 8] { writer.fixed64((row[column] as Double?)?.bitPattern ?? 0x7FF8_DEAD_0000_0000) }
                 for column in [6, 9, 10] { writer.signed(Int64(row[column] as Int? ?? -1)) }
             }
