@@ -60,14 +60,34 @@ extension ProgressStore {
         return (select.isNull(0) ? nil : select.bytes(0), select.isNull(1) ? nil : select.int64(1), select.int64(2) != 0)
     }
 
-    /// The row of `key`, `nil` if there is none.
+    /// The row of `key`, `nil` if there is none: read through a prepared statement by column
+    /// number (a merge reads one per item it applies events to).
     static func loggedRow(_ db: Database, _ key: ItemKey) throws -> LoggedRow? {
-        guard let row = try Row.fetchOne(
-            try db.cachedStatement(sql: "SELECT * FROM item WHERE source = ? AND item = ? AND direction = ?"),
-            arguments: [key.source, key.item, key.direction])
-        else { return nil }
-        let applied: Data? = row["applied"]
-        return LoggedRow(progress: try ItemRow(row: row).progress, applied: applied.map(Array.init), latestAnswer: row["latestAnswer"])
+        let select = try RawStatement(
+            db,
+            """
+            SELECT state, due, dueSessionDay, introduced, lastReview, reviews, lapses, orphan, applied, latestAnswer
+            FROM item WHERE source = ? AND item = ? AND direction = ?
+            """)
+        select.bind(1, key.source)
+        select.bind(2, key.item)
+        select.bind(3, key.direction)
+        defer { select.reset() }
+        guard try select.step() else { return nil }
+        let state: CardState
+        do {
+            state = select.isBlob(0)
+                ? try CompactCoder.decode(CardState.self, from: select.bytes(0))
+                : try decoder.decode(CardState.self, from: Data(select.text(0).utf8))
+        } catch {
+            throw ProgressError(.damagedDatabase, item: key.description, "the stored state does not decode: \(error)")
+        }
+        let due: Due = !select.isNull(1) ? .date(Date(timeIntervalSince1970: select.double(1))) : !select.isNull(2) ? .sessionDay(Int(select.int64(2))) : .never
+        let progress = ItemProgress(
+            key: key, state: state, due: due, introduced: Date(timeIntervalSince1970: select.double(3)),
+            lastReview: select.isNull(4) ? nil : Date(timeIntervalSince1970: select.double(4)), reviews: Int(select.int64(5)),
+            lapses: Int(select.int64(6)), orphan: select.int64(7) != 0)
+        return LoggedRow(progress: progress, applied: select.isNull(8) ? nil : select.bytes(8), latestAnswer: select.isNull(9) ? nil : select.int64(9))
     }
 
     /// Writes an item's row as replay left it (`nil`: no row), with the last event it reflects and

@@ -119,7 +119,7 @@ struct LogTransaction {
         insertEvent.bind(6, event.wall)
         insertEvent.bind(7, Int64(event.kind.rawValue))
         insertEvent.bind(8, event.payload)
-        if sent { insertEvent.bind(9, 1) } else { insertEvent.bindNull(9) }
+        if sent { insertEvent.bind(9, Int64(1)) } else { insertEvent.bindNull(9) }
         try insertEvent.run()
         guard insertEvent.changes == 1 else { return nil }
         seq += 1

@@ -56,6 +56,24 @@ struct RawStatement {
     /// Binds NULL.
     func bindNull(_ index: Int32) { sqlite3_bind_null(handle, index) }
 
+    /// Binds a number.
+    func bind(_ index: Int32, _ value: Double) { sqlite3_bind_double(handle, index, value) }
+
+    /// Binds an optional integer (NULL for `nil`).
+    func bind(_ index: Int32, _ value: Int64?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
+    /// Binds an optional number (NULL for `nil`).
+    func bind(_ index: Int32, _ value: Double?) {
+        if let value { bind(index, value) } else { bindNull(index) }
+    }
+
+    /// Binds optional bytes (NULL for `nil`).
+    func bind(_ index: Int32, _ bytes: [UInt8]?) {
+        if let bytes { bind(index, bytes) } else { bindNull(index) }
+    }
+
     /// Steps once: `true` for a row, `false` when done; an error is a `DatabaseError`.
     func step() throws -> Bool {
         let code = sqlite3_step(handle)
@@ -82,6 +100,12 @@ struct RawStatement {
 
     /// Column `index` (0-based) as an integer (0 for NULL).
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
+
+    /// Column `index` as a number (0 for NULL).
+    func double(_ index: Int32) -> Double { sqlite3_column_double(handle, index) }
+
+    /// Whether column `index` holds a blob (not text).
+    func isBlob(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_BLOB }
 
     /// Whether column `index` is NULL.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(handle, index) == SQLITE_NULL }
