@@ -53,6 +53,10 @@ public final class ProgressStore: Sendable {
             // SQLITE_BUSY without waiting (switching to WAL, upgrading a read to a write), so the
             // open is retried for up to 30 s.
             let pool = try Self.retryingBusy { try DatabasePool(path: path, configuration: configuration) }
+            // GRDB sets `synchronous = NORMAL` on the writer when it turns WAL on, after
+            // `prepareDatabase`: every commit must be flushed, so FULL again, on the connection
+            // that writes.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             self.pool = pool
             try Self.retryingBusy { try Self.migrate(pool) }
             (openedSeed, device) = try pool.read { db in (try Self.learnerSeed(db), try Self.deviceState(db).device) }

@@ -36,6 +36,16 @@ struct ProgressStoreTests {
         #expect(try store.reviews(source: "bank/b").isEmpty)
     }
 
+    @Test("every commit is flushed: the writing connection is synchronous = FULL (GRDB turns it to NORMAL when it sets up WAL), also after a write that asks for less")
+    func commitsAreFlushed() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        #expect(try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        try store.recordSync(at: 0)
+        #expect(try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        #expect(try ProgressStore(path: scratch.url("p.sqlite")).pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+    }
+
     @Test("today's answers are the answers since the start of the day: imported items are not answers, undone ones do not count, older ones are left out")
     func answersSince() throws {
         let scratch = try Scratch()
