@@ -5,7 +5,7 @@ import Foundation
 
 /// What an answer event carries besides its item and time.
 ///
-/// A standard scheduler (``StudyEngine/AnyScheduler/standardSettings``) is carried by its name,
+/// A standard scheduler (`AnyScheduler.standardSettings` in StudyEngine) is carried by its name,
 /// time zone and fuzz setting, and the load balancer's move as a number of days, so every device
 /// computes the same state from it. An answer scheduled by any other scheduler carries its
 /// result (``Mode/recorded(recalled:after:)``): replay takes it as it is.

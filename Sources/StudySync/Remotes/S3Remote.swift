@@ -67,7 +67,9 @@ public struct S3Remote: SyncRemote {
 
     private func key(_ name: String) -> String { prefix.isEmpty ? name : prefix + "/" + name }
 
-    /// ListObjectsV2, page after page (``collect(prefix:dropping:naming:page:)``).
+    /// ListObjectsV2, page after page, bounded: at most 100,000 objects over 1,000 pages of 4 MB,
+    /// no continuation token twice, keys outside the prefix left out (``SyncError/Code/tooLarge``
+    /// or ``SyncError/Code/httpStatus`` otherwise).
     public func list(prefix listPrefix: String) async throws(SyncError) -> [RemoteObject] {
         let full = key(listPrefix)
         let naming = "s3://\(bucket)/\(full)"
