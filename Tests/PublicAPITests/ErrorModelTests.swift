@@ -9,6 +9,7 @@ import Foundation
 import StudyContent
 import StudyEngine
 import StudyProgress
+import StudySync
 import TestSupport
 import Testing
 
@@ -24,6 +25,7 @@ struct ErrorModelTests {
         "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
         "TrustError": TrustError.Code.allCases.map(\.rawValue),
         "DeliveryError": DeliveryError.Code.allCases.map(\.rawValue),
+        "SyncError": SyncError.Code.allCases.map(\.rawValue),
     ]
 
     @Test("codes are lowerCamelCase words: letters and digits, starting with a small letter")
