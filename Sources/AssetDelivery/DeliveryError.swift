@@ -82,7 +82,7 @@ public struct DeliveryError: LibraryError, Equatable {
 
     /// A write, sync or rename on the device failed: the system's error is in the `PackError`.
     static func fileSystem(_ error: PackError, item: String? = nil) -> DeliveryError {
-        let reason = error.systemError == .noSpace ? "the disk is full: " + error.description : error.description
+        let reason = error.underlying == .noSpace ? "the disk is full: " + error.description : error.description
         return DeliveryError(.fileSystem, reason, item: item, underlying: error)
     }
 }

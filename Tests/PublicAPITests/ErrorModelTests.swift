@@ -58,7 +58,7 @@ struct ErrorModelTests {
 
     @Test("a content file that cannot be read keeps the pack error underneath as a typed value")
     func causesStayTyped() throws {
-        let crc = PackError(.crcMismatch, "stored 1, computed 2", path: "/p.pack", entry: "Banks/b/c.json", offset: 48)
+        let crc = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "Banks/b/c.json", offset: 48))
         let error = ContentError(.unreadable, file: "Banks/b/c.json", item: "c", cause: .store(StoreError(.pack, crc.description, packError: crc)))
         let library: any LibraryError = error
         #expect(library.codeName == "unreadable")
@@ -91,7 +91,7 @@ struct ErrorModelTests {
 
     @Test("a pack error's location has its path, entry and offset")
     func packLocation() {
-        let error = PackError(.crcMismatch, "stored 1, computed 2", path: "/p.pack", entry: "a.txt", offset: 48)
+        let error = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "a.txt", offset: 48))
         #expect(error.location == ErrorLocation(file: "/p.pack", entry: "a.txt", offset: 48))
         #expect(error.underlyingError == nil)
         let wrapped = StoreError(.pack, error.description, packError: error)

@@ -96,7 +96,7 @@ struct ReadmeExamplesTests {
         let error = #expect(throws: PackError.self) { try Pack(path: "/nonexistent/x.pack") }
         #expect(error?.code == .fileNotFound)
         #expect(error?.code.rawValue == "fileNotFound")
-        #expect(error?.systemError == .noSuchFileOrDirectory)
+        #expect(error?.underlying == .noSuchFileOrDirectory)
         #expect(error?.description == "/nonexistent/x.pack: no such file")
     }
 }

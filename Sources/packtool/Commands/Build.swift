@@ -109,7 +109,7 @@ extension PackTool {
                 } catch {
                     // The tag came from the settings file unless the command line gave one.
                     var located = error
-                    if locale == nil, settings.locale != nil { located.path = settingsFile }
+                    if locale == nil, settings.locale != nil { located.location.file = settingsFile }
                     throw located
                 }
                 let basePath = base ?? settings.base.map(relative)

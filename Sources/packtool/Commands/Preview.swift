@@ -94,7 +94,7 @@ private final class PreviewSite {
     func write() throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
-            throw PackError(.notAFolder, "the preview is written into a folder", path: output)
+            throw PackError(.notAFolder, "the preview is written into a folder", at: .file(output))
         }
         try FileManager.default.createDirectory(atPath: output + "/images", withIntermediateDirectories: true)
         let primary = try view(columns[0])

@@ -39,7 +39,7 @@ struct StoreOptions: ParsableArguments {
         for (path, priority) in packs.map({ ($0, MountPriority?.none) }) + patches.map({ ($0, MountPriority.patch) }) {
             let pack = try store.mount(path: path, priority: priority)
             if let first = seen.updateValue(path, forKey: pack.fileIdentity) {
-                throw PackError(.invalidArgument, "the same pack is also given as \(first)", path: path)
+                throw PackError(.invalidArgument, "the same pack is also given as \(first)", at: .file(path))
             }
         }
         if let locale { try store.setLocale(locale.description) }
