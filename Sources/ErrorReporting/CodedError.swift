@@ -63,13 +63,19 @@ extension CodedError {
 
     /// One line that says where and what: the location (`FILE:LINE`, `entry "NAME"`, the item,
     /// the field), the code's summary and the detail, ` (at offset N)`, then the line of the
-    /// error underneath; control characters escaped.
+    /// error underneath; control characters escaped. A place is said once: when the error
+    /// underneath has the same location, only its line names it; and an error that adds
+    /// nothing to it (no detail, the same place) is described by that error's line alone.
     public var description: String {
-        var parts = location.messageParts
+        let underlying = underlyingError
+        let samePlace = underlying?.location == location
+        if let underlying, samePlace, detail.isEmpty { return underlying.description }
+        let place = samePlace ? ErrorLocation() : location
+        var parts = place.messageParts
         parts.append(detail.isEmpty ? code.summary : "\(code.summary): \(detail.escapingControlCharacters)")
         var line = parts.joined(separator: ": ")
-        if let offset = location.offset { line += " (at offset \(offset))" }
-        if let underlying = underlyingError { line += ": " + underlying.description }
+        if let offset = place.offset { line += " (at offset \(offset))" }
+        if let underlying { line += ": " + underlying.description }
         return line
     }
 

@@ -59,7 +59,7 @@ struct ErrorModelTests {
     @Test("a content file that cannot be read keeps the pack error underneath as a typed value")
     func causesStayTyped() throws {
         let crc = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "Banks/b/c.json", offset: 48))
-        let error = ContentError(.unreadable, file: "Banks/b/c.json", item: "c", cause: .store(StoreError(.pack, crc.description, packError: crc)))
+        let error = ContentError(.unreadable, file: "Banks/b/c.json", item: "c", cause: .store(StoreError(.pack, at: crc.location, underlying: crc)))
         let library: any LibraryError = error
         #expect(library.codeName == "unreadable")
         #expect(library.location == ErrorLocation(file: "Banks/b/c.json", item: "c"))
@@ -94,8 +94,12 @@ struct ErrorModelTests {
         let error = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "a.txt", offset: 48))
         #expect(error.location == ErrorLocation(file: "/p.pack", entry: "a.txt", offset: 48))
         #expect(error.underlyingError == nil)
-        let wrapped = StoreError(.pack, error.description, packError: error)
+        let wrapped = StoreError(.pack, at: error.location, underlying: error)
         #expect(wrapped.underlyingError as? PackError == error)
         #expect(wrapped.location == error.location)
+        // The place is said once, and a wrapper that adds nothing is the pack error's line.
+        #expect(wrapped.description == error.description)
+        let detailed = StoreError(.pack, "while mounting", at: error.location, underlying: error)
+        #expect(detailed.description == "pack error: while mounting: " + error.description)
     }
 }
