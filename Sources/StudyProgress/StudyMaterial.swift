@@ -155,7 +155,7 @@ public struct StudyMaterial: Sendable {
             case .bank: return StudyMaterial(bank: try QuestionBank.load(id: id, from: content))
             case .deck: return StudyMaterial(deck: try Deck.load(id: id, from: content), bothWays: bothWays)
             }
-        } catch where error.code == .notFound && (kind == .deck || error.file == QuestionBank.indexPath(of: id)) {
+        } catch where error.code == .notFound && (kind == .deck || error.location.file == QuestionBank.indexPath(of: id)) {
             throw ProgressError(.unknownContent, item: "\(kind.rawValue)/\(id)", "no \(kind.rawValue) with this id in the mounted packs")
         } catch {
             throw ProgressError(error)

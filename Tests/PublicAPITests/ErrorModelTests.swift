@@ -59,7 +59,7 @@ struct ErrorModelTests {
     @Test("a content file that cannot be read keeps the pack error underneath as a typed value")
     func causesStayTyped() throws {
         let crc = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "Banks/b/c.json", offset: 48))
-        let error = ContentError(.unreadable, file: "Banks/b/c.json", item: "c", cause: .store(StoreError(.pack, at: crc.location, underlying: crc)))
+        let error = ContentError(.unreadable, at: .file("Banks/b/c.json", item: "c"), underlying: .store(StoreError(.pack, at: crc.location, underlying: crc)))
         let library: any LibraryError = error
         #expect(library.codeName == "unreadable")
         #expect(library.location == ErrorLocation(file: "Banks/b/c.json", item: "c"))
@@ -85,7 +85,7 @@ struct ErrorModelTests {
         #expect(error.description == "bank/b/q1: engine: grade: gradeOutOfRange: FSRS grades are 1 to 4, got 7")
         let fields = Dictionary(uniqueKeysWithValues: ErrorReport.fields(for: error).map { ($0.key, $0.value) })
         #expect(fields["library"] == .text("StudyProgress") && fields["cause"] == .text("StudyEngine.gradeOutOfRange"))
-        let content = ContentError(.notFound, file: "Banks/x/bank.json", item: "x")
+        let content = ContentError(.notFound, at: .file("Banks/x/bank.json", item: "x"))
         #expect(ProgressError(.content, "", underlying: .content(content)).rootCause.codeName == "notFound")
     }
 

@@ -175,9 +175,9 @@ extension PackTool {
                 case .plain: Output.error("packtool: \(source)/\(problem.description)")
                 case .compiler:
                     var rest = problem
-                    rest.line = nil
-                    let message = rest.description.dropPath(problem.file)
-                    Output.error(compilerLine(file: source + "/" + problem.file, line: problem.line, message))
+                    rest.location.line = nil
+                    let message = rest.description.dropPath(problem.location.file)
+                    Output.error(compilerLine(file: problem.location.file.map { source + "/" + $0 }, line: problem.location.line, message))
                 }
             }
             throw ExitCode(1)
