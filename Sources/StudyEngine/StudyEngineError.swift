@@ -1,12 +1,15 @@
-/// An error from the study engine: a stable code, where it happened (file, row, field) and why.
+import ErrorReporting
+
+/// An error from the study engine: a stable code, why, and where it happened (its ``location``:
+/// a file and line, a field).
 ///
 /// The engine never traps on data from a file or a user: a grade out of range, a state written by
 /// another scheduler, a due date before the last review, a malformed review log all come back as
 /// this error, with a one-line ``description`` a user can act on.
-public struct StudyEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StudyEngineError: CodedError, Hashable {
     /// What went wrong. The raw value (the case's name, as every library's codes are spelled) is
     /// stable: scripts and tests may match on it.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// A grade outside the scheduler's scale (SM-2 0–5, FSRS 1–4).
         case gradeOutOfRange
         /// An answer kind the scheduler does not take (a grade for Leitner, right/wrong for SM-2).
@@ -39,41 +42,26 @@ public struct StudyEngineError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// What went wrong.
     public var code: Code
-    /// The file, when the error is about one.
-    public var file: String?
-    /// The 1-based line of the file (the header is line 1), when the error is about one.
-    public var row: Int?
-    /// The column or state field, when the error is about one.
-    public var field: String?
     /// Why, in words: the offending value and what was expected.
     public var detail: String
+    /// The file (a review log), its 1-based line (the header is line 1) and the column or state
+    /// field, those the error is about.
+    public var location: ErrorLocation
+    /// Always `nil`: an engine error is where the problem is.
+    public var underlying: Never?
 
-    /// An error with its code, its place, and the reason.
-    public init(_ code: Code, file: String? = nil, row: Int? = nil, field: String? = nil, _ detail: String) {
+    /// An error with its code, the reason, and its place.
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Never? = nil) {
         self.code = code
-        self.file = file
-        self.row = row
-        self.field = field
         self.detail = detail
-    }
-
-    /// One line: `FILE:ROW: FIELD: code: detail`, with the parts that apply.
-    public var description: String {
-        var place = ""
-        if let file { place += file }
-        if let row { place += place.isEmpty ? "row \(row)" : ":\(row)" }
-        var parts: [String] = []
-        if !place.isEmpty { parts.append(place) }
-        if let field { parts.append(field) }
-        parts.append(code.rawValue)
-        parts.append(detail)
-        return parts.joined(separator: ": ")
+        self.location = location
+        self.underlying = underlying
     }
 
     /// The same error, placed in `file`.
     package func located(in file: String) -> StudyEngineError {
         var copy = self
-        copy.file = file
+        copy.location.file = file
         return copy
     }
 }

@@ -78,7 +78,7 @@ struct ErrorModelTests {
 
     @Test("a progress error keeps the engine's or the content's error as a typed value, not a sentence")
     func progressCauses() {
-        let engine = StudyEngineError(.gradeOutOfRange, field: "grade", "FSRS grades are 1 to 4, got 7")
+        let engine = StudyEngineError(.gradeOutOfRange, "FSRS grades are 1 to 4, got 7", at: .field("grade"))
         let error = ProgressError(.engine, item: "bank/b/q1", "", underlying: .engine(engine))
         #expect(error.underlyingError as? StudyEngineError == engine)
         #expect(error.location == ErrorLocation(item: "bank/b/q1"))
