@@ -1,11 +1,12 @@
 import ErrorReporting
 
 /// An error from the study engine: a stable code, why, and where it happened (its ``location``:
-/// a file and line, a field).
+/// a field, and a file and line when the value came from one).
 ///
 /// The engine never traps on data from a file or a user: a grade out of range, a state written by
-/// another scheduler, a due date before the last review, a malformed review log all come back as
-/// this error, with a one-line ``description`` a user can act on.
+/// another scheduler, a due date before the last review, a setting out of range all come back as
+/// this error, with a one-line ``description`` a user can act on. (A review log's problems are
+/// StudyResearch's `ReviewLogError`.)
 public struct StudyEngineError: CodedError, Hashable {
     /// What went wrong. The raw value (the case's name, as every library's codes are spelled) is
     /// stable: scripts and tests may match on it.
@@ -26,26 +27,14 @@ public struct StudyEngineError: CodedError, Hashable {
         case missingSessionDay
         /// A scheduler setting out of its range (retention, steps, parameters, weights).
         case invalidConfiguration
-        /// A review-log row that cannot be read: wrong field count, a field that does not parse.
-        case malformedRow
-        /// A review-log header naming a column the reader does not know.
-        case unknownColumn
-        /// A review-log header without a required column.
-        case missingColumn
-        /// A review-log row earlier in time than the row before it.
-        case outOfTimeOrder
-        /// A review log with no reviews, or too few to do what was asked.
-        case notEnoughReviews
-        /// A file that cannot be read at all.
-        case unreadableFile
     }
 
     /// What went wrong.
     public var code: Code
     /// Why, in words: the offending value and what was expected.
     public var detail: String
-    /// The file (a review log), its 1-based line (the header is line 1) and the column or state
-    /// field, those the error is about.
+    /// The column or state field the error is about, and the file and 1-based line when the
+    /// value came from one.
     public var location: ErrorLocation
     /// Always `nil`: an engine error is where the problem is.
     public var underlying: Never?
@@ -56,12 +45,5 @@ public struct StudyEngineError: CodedError, Hashable {
         self.detail = detail
         self.location = location
         self.underlying = underlying
-    }
-
-    /// The same error, placed in `file`.
-    package func located(in file: String) -> StudyEngineError {
-        var copy = self
-        copy.location.file = file
-        return copy
     }
 }

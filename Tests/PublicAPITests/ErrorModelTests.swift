@@ -9,6 +9,7 @@ import Foundation
 import StudyContent
 import StudyEngine
 import StudyProgress
+import StudyResearch
 import TestSupport
 import Testing
 
@@ -21,6 +22,7 @@ struct ErrorModelTests {
         "StoreError": StoreError.Code.allCases.map(\.rawValue),
         "ContentError": ContentError.Code.allCases.map(\.rawValue),
         "StudyEngineError": StudyEngineError.Code.allCases.map(\.rawValue),
+        "ReviewLogError": ReviewLogError.Code.allCases.map(\.rawValue),
         "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
         "TrustError": TrustError.Code.allCases.map(\.rawValue),
         "DeliveryError": DeliveryError.Code.allCases.map(\.rawValue),

@@ -98,8 +98,8 @@ struct BadInputTests {
 
     @Test("an error's description is one line with place, code and reason")
     func description() {
-        let error = StudyEngineError(.malformedRow, "'x' is not a whole number", at: .file("log.csv", line: 7, field: "review_rating"))
-        #expect(error.description == "log.csv:7: review_rating: malformedRow: 'x' is not a whole number")
+        let error = StudyEngineError(.gradeOutOfRange, "FSRS grades are 1 to 4, got 7", at: .file("log.csv", line: 7, field: "review_rating"))
+        #expect(error.description == "log.csv:7: review_rating: gradeOutOfRange: FSRS grades are 1 to 4, got 7")
         #expect(StudyEngineError(.gradeOutOfRange, "bad", at: .line(3)).description == "line 3: gradeOutOfRange: bad")
     }
 }
