@@ -1,10 +1,14 @@
 /// The shape every error of this package's libraries has: a stable code from one vocabulary,
 /// where it happened, what was found, and the library error underneath kept as a typed value.
 ///
-/// Every library's error type conforms (most through ``CodedError``, which stores exactly these
-/// parts), so a tool prints any of them through one path (``ErrorReport``) and a script matches
-/// on ``codeName`` (`crcMismatch`, `gradeOutOfRange`, `damagedDatabase`): lowerCamelCase words
-/// that never change meaning once released. The README's error table lists the whole vocabulary.
+/// Every library's error type conforms: `PackError` (AssetPack), `StoreError` (AssetLibrary),
+/// `TrustError` (PackTrust), `DeliveryError` (AssetDelivery), `ContentError` (StudyContent),
+/// `StudyEngineError` (StudyEngine), `ReviewLogError` (StudyResearch) and `ProgressError`
+/// (StudyProgress). All but `ProgressError` do so through ``CodedError``, which stores exactly
+/// these parts. A tool prints any of them through one path (``ErrorReport``) and a script
+/// matches on ``codeName`` (`crcMismatch`, `gradeOutOfRange`, `damagedDatabase`): lowerCamelCase
+/// words that never change meaning once released. The README's error table lists the whole
+/// vocabulary.
 public protocol LibraryError: ErrorCause, Error, Sendable, CustomStringConvertible {
     /// The library that raised the error (`AssetPack`, `AssetLibrary`, `PackTrust`,
     /// `AssetDelivery`, `StudyContent`, `StudyEngine`, `StudyResearch`, `StudyProgress`).
