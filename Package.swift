@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "StudyContent", targets: ["StudyContent"]),
         .library(name: "StudyEngine", targets: ["StudyEngine"]),
         .library(name: "StudyProgress", targets: ["StudyProgress"]),
+        // Progress synced across a learner's devices through a folder or an S3-compatible store,
+        // end-to-end encrypted (needs the StudyProgress trait, as StudyProgress does).
+        .library(name: "StudySync", targets: ["StudySync"]),
         // Research equipment, not for apps: review-log evaluation, training, simulation (the study
         // tool and the benchmarks use it). It adds no package dependency beyond swift-system.
         .library(name: "StudyResearch", targets: ["StudyResearch"]),
@@ -118,7 +121,7 @@ let package = Package(
             name: "PublicAPITests",
             dependencies: [
                 "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "StudyEngine", "StudyResearch", "StudyProgress",
-                "ErrorReporting", "TestSupport",
+                "StudySync", "ErrorReporting", "TestSupport",
             ]
         ),
         // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.
@@ -141,11 +144,20 @@ let package = Package(
         .target(
             name: "StudyStrings", dependencies: ["AssetPack", "AssetLibrary", "ErrorReporting"],
             resources: [.copy("Localizable.xcstrings")]),
+        // Sync: the event log merged across devices through a folder or S3 (SigV4), sealed with the
+        // learner's key (ChaCha20-Poly1305, HKDF from swift-crypto); zlib packs the segments.
+        .target(
+            name: "StudySync",
+            dependencies: [
+                "StudyProgress", "StudyEngine", "ErrorReporting", "CAssetPackZlib", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .executableTarget(
             name: "study",
             dependencies: [
-                "StudyEngine", "StudyResearch", "StudyProgress", "StudyContent", "StudyStrings", "AssetLibrary", "AssetPack", "ErrorReporting",
-                "CommandLineSupport",
+                "StudyEngine", "StudyResearch", "StudyProgress", "StudySync", "StudyContent", "StudyStrings", "AssetLibrary", "AssetPack",
+                "ErrorReporting", "CommandLineSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -167,6 +179,14 @@ let package = Package(
                 "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["StudyProgress"])),
             ]
+        ),
+        .testTarget(
+            name: "StudySyncTests",
+            dependencies: [
+                "StudySync", "StudyProgress", "StudyEngine", "StudyContent", "AssetPack", "ErrorReporting", "study", "TestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

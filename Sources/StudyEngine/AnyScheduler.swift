@@ -78,6 +78,26 @@ public struct CardState: Sendable, Hashable, Codable, CustomStringConvertible {
 public struct AnyScheduler: Sendable {
     /// The scheduler.
     public let base: any ReviewScheduler
+    /// How ``standard(_:calendar:fuzz:)`` made this scheduler (its calendar and fuzz setting);
+    /// `nil` for a scheduler wrapped with ``init(_:)``, whose settings only its value knows.
+    ///
+    /// A progress log that replays answers on another device needs to make the same scheduler
+    /// again: a standard one is its kind and these settings.
+    public private(set) var standardSettings: StandardSettings?
+
+    /// What makes a standard scheduler: the calendar whole days are counted on, and fuzz.
+    public struct StandardSettings: Sendable, Hashable {
+        /// The calendar whole days are counted on.
+        public var calendar: LearnerCalendar
+        /// Whether intervals are fuzzed (where the scheduler has fuzz).
+        public var fuzz: Bool
+
+        /// Settings with a calendar and a fuzz setting.
+        public init(calendar: LearnerCalendar, fuzz: Bool) {
+            self.calendar = calendar
+            self.fuzz = fuzz
+        }
+    }
 
     /// Wraps `scheduler`.
     public init(_ scheduler: some ReviewScheduler) { base = scheduler }
@@ -91,7 +111,9 @@ public struct AnyScheduler: Sendable {
         guard let registration = SchedulerRegistry.registration(for: kind.rawValue) else {
             preconditionFailure("no scheduler is registered as \(kind.rawValue): add it to SchedulerRegistry")
         }
-        return registration.make(calendar, fuzz)
+        var scheduler = registration.make(calendar, fuzz)
+        scheduler.standardSettings = StandardSettings(calendar: calendar, fuzz: fuzz)
+        return scheduler
     }
 
     /// Which scheduler this is.

@@ -38,10 +38,12 @@ public struct LoadBalancer: Sendable {
         return best
     }
 
-    /// Moves a whole-day due of 3 days or more to the least busy day of its range, where the
-    /// state's scheduler lets its due day move (`SchedulerState/rescheduled(to:)`).
-    func balance(_ scheduled: Scheduled<CardState>, source: String, at moment: Date, db: Database) throws -> Scheduled<CardState> {
-        guard case .days(let days) = scheduled.interval, days >= 3, scheduled.state.rescheduled(to: moment) != nil else { return scheduled }
+    /// How many days the least busy day of its range is from a whole-day due of 3 days or more
+    /// (0 where the state's scheduler does not let its due day move,
+    /// `SchedulerState/rescheduled(to:)`): the move an answer event records, so replay on any
+    /// device makes the same one (``move(_:by:at:calendar:)``).
+    func offset(for scheduled: Scheduled<CardState>, source: String, at moment: Date, db: Database) throws -> Int {
+        guard case .days(let days) = scheduled.interval, days >= 3, scheduled.state.rescheduled(to: moment) != nil else { return 0 }
         let range = Self.range(forDays: days)
         let start = calendar.startOfDay(moment)
         let from = calendar.adding(days: range.lowerBound, to: start)
@@ -53,7 +55,15 @@ public struct LoadBalancer: Sendable {
         while let due = try rows.next() {
             counts[calendar.days(from: moment, to: Date(timeIntervalSince1970: due)), default: 0] += 1
         }
-        let chosen = Self.pick(days: days) { counts[$0] ?? 0 }
+        return Self.pick(days: days) { counts[$0] ?? 0 } - days
+    }
+
+    /// `scheduled` moved by `offset` days, kept inside its fuzz range, where its scheduler lets
+    /// the due day move: a pure function of its arguments, so every device replays it alike.
+    static func move(_ scheduled: Scheduled<CardState>, by offset: Int, at moment: Date, calendar: LearnerCalendar) -> Scheduled<CardState> {
+        guard offset != 0, case .days(let days) = scheduled.interval, days >= 3 else { return scheduled }
+        let range = range(forDays: days)
+        let chosen = min(max(days + offset, range.lowerBound), range.upperBound)
         guard chosen != days else { return scheduled }
         let due = calendar.adding(days: chosen, to: moment)
         guard let state = scheduled.state.rescheduled(to: due) else { return scheduled }

@@ -27,7 +27,13 @@ extension ProgressStore {
     /// Writes an item row. Its `position` column holds the key's tag
     /// (``PositionIndex/tag(of:place:)``), which a content update never makes wrong, with the
     /// item's place when the writer knows it as a hint; older versions kept the place there.
-    static func save(_ progress: ItemProgress, db: Database, place: Int? = nil) throws {
+    /// `logged` is the log's bookkeeping (schema v3): the last event the row reflects (its order
+    /// key) and the latest wall time among the item's answers; without it those columns are not
+    /// written (a schema before the event log has none).
+    static func save(
+        _ progress: ItemProgress, db: Database, place: Int? = nil, logged: (applied: [UInt8]?, latestAnswer: Int64?)? = nil,
+        encoder: JSONEncoder = ProgressStore.encoder
+    ) throws {
         var due: Double?
         var dueDay: Int?
         switch progress.due {
@@ -35,27 +41,43 @@ extension ProgressStore {
         case .sessionDay(let day): dueDay = day
         case .never: break
         }
-        try db.execute(
-            sql: """
-                INSERT INTO item
-                (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (source, item, direction) DO UPDATE SET
-                    scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
-                    dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
-                    introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
-                    lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position
-                """,
-            arguments: [
-                progress.key.source, progress.key.item, progress.key.direction, progress.state.kind.rawValue,
-                try json(progress.state, encoder), due, dueDay, progress.stability,
-                progress.introduced.timeIntervalSince1970, progress.lastReview?.timeIntervalSince1970,
-                progress.reviews, progress.lapses, progress.orphan, PositionIndex.tag(of: progress.key, place: place),
-            ])
+        // Through a prepared statement bound by number: a merge writes one row per item it touches.
+        let statement = try RawStatement(
+            db,
+            """
+            INSERT INTO item
+            (source, item, direction, scheduler, state, due, dueSessionDay, stability, introduced, lastReview, reviews, lapses, orphan, position\(logged != nil ? ", applied, latestAnswer" : ""))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(logged != nil ? ", ?, ?" : ""))
+            ON CONFLICT (source, item, direction) DO UPDATE SET
+                scheduler = excluded.scheduler, state = excluded.state, due = excluded.due,
+                dueSessionDay = excluded.dueSessionDay, stability = excluded.stability,
+                introduced = excluded.introduced, lastReview = excluded.lastReview, reviews = excluded.reviews,
+                lapses = excluded.lapses, orphan = excluded.orphan, position = excluded.position\(logged != nil ? ", applied = excluded.applied, latestAnswer = excluded.latestAnswer" : "")
+            """)
+        statement.bind(1, progress.key.source)
+        statement.bind(2, progress.key.item)
+        statement.bind(3, progress.key.direction)
+        statement.bind(4, progress.state.kind.rawValue)
+        statement.bind(5, try CompactCoder.encode(progress.state))
+        statement.bind(6, due)
+        statement.bind(7, dueDay.map(Int64.init))
+        statement.bind(8, progress.stability)
+        statement.bind(9, progress.introduced.timeIntervalSince1970)
+        statement.bind(10, progress.lastReview?.timeIntervalSince1970)
+        statement.bind(11, Int64(progress.reviews))
+        statement.bind(12, Int64(progress.lapses))
+        statement.bind(13, Int64(progress.orphan ? 1 : 0))
+        statement.bind(14, PositionIndex.tag(of: progress.key, place: place))
+        if let logged {
+            statement.bind(15, logged.applied)
+            statement.bind(16, logged.latestAnswer)
+        }
+        try statement.run()
     }
 }
 
-/// An `item` row, as GRDB reads it: one item's progress, its state decoded from JSON.
+/// An `item` row, as GRDB reads it: one item's progress, its state decoded from the compact
+/// coder's bytes (schema v3 writes them) or from JSON (what older versions wrote).
 struct ItemRow: FetchableRecord, TableRecord {
     /// The table.
     static let databaseTableName = "item"
@@ -64,12 +86,10 @@ struct ItemRow: FetchableRecord, TableRecord {
 
     /// Reads the row; a state that does not decode is a damaged database.
     init(row: Row) throws {
-        let decoder = ProgressStore.decoder
         let key = ItemKey(source: row["source"], item: row["item"], direction: row["direction"])
-        let stateText: String = row["state"]
         let state: CardState
         do {
-            state = try decoder.decode(CardState.self, from: Data(stateText.utf8))
+            state = try Self.state(row["state"])
         } catch {
             throw ProgressError(.damagedDatabase, item: key.description, "the stored state does not decode: \(error)")
         }
@@ -86,6 +106,15 @@ struct ItemRow: FetchableRecord, TableRecord {
             key: key, state: state, due: due, introduced: Date(timeIntervalSince1970: row["introduced"]),
             lastReview: last.map(Date.init(timeIntervalSince1970:)), reviews: row["reviews"], lapses: row["lapses"],
             orphan: row["orphan"])
+    }
+
+    /// A stored state: compact bytes (a blob) or JSON (text).
+    static func state(_ stored: DatabaseValue) throws -> CardState {
+        switch stored.storage {
+        case .blob(let data): return try CompactCoder.decode(CardState.self, from: Array(data))
+        case .string(let text): return try ProgressStore.decoder.decode(CardState.self, from: Data(text.utf8))
+        default: throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the state is neither bytes nor text"))
+        }
     }
 
 }

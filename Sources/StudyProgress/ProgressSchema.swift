@@ -94,6 +94,7 @@ extension ProgressStore {
                 sql: "INSERT INTO learner (id, seed) VALUES (1, ?)",
                 arguments: [Int64(bitPattern: UInt64.random(in: .min ... .max))])
         }
+        registerEventLog(&migrator)
         return migrator
     }
 

@@ -20,10 +20,17 @@ public final class ProgressStore: Sendable {
     /// The database file.
     public let path: String
     /// The learner's own random seed: drawn once, when the database is made (or first opened by a
-    /// version that keeps one), and never changed. It fixes the order a question's choices are
-    /// shown in (StudyEngine's `ChoiceOrder`), the same in every session, language and app that
-    /// opens this file.
-    public let learnerSeed: UInt64
+    /// version that keeps one). It fixes the order a question's choices are shown in (StudyEngine's
+    /// `ChoiceOrder`), the same in every session, language and app that opens this file. Progress
+    /// synced from another device brings that device's seed when its log is the older one: the
+    /// earliest seed in the merged log is the learner's, on every device.
+    public var learnerSeed: UInt64 {
+        (try? read { db in try Self.learnerSeed(db) }) ?? openedSeed
+    }
+    /// The seed when the file was opened (what ``learnerSeed`` answers if the file cannot be read).
+    private let openedSeed: UInt64
+    /// This file's device in the event log: 64 random bits drawn when the log was made.
+    public let device: DeviceID
     let pool: DatabasePool
 
     /// Opens (or creates) the progress database at `path`.
@@ -46,9 +53,13 @@ public final class ProgressStore: Sendable {
             // SQLITE_BUSY without waiting (switching to WAL, upgrading a read to a write), so the
             // open is retried for up to 30 s.
             let pool = try Self.retryingBusy { try DatabasePool(path: path, configuration: configuration) }
+            // GRDB sets `synchronous = NORMAL` on the writer when it turns WAL on, after
+            // `prepareDatabase`: every commit must be flushed, so FULL again, on the connection
+            // that writes.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             self.pool = pool
             try Self.retryingBusy { try Self.migrate(pool) }
-            learnerSeed = try pool.read { db in try Self.learnerSeed(db) }
+            (openedSeed, device) = try pool.read { db in (try Self.learnerSeed(db), try Self.deviceState(db).device) }
         } catch {
             throw Self.wrap(error, path: path)
         }
@@ -108,12 +119,43 @@ public final class ProgressStore: Sendable {
         }
     }
 
-    /// The answers of `source` at or after `start`, oldest first; undone ones only if asked.
+    /// The answers of `source` at or after `start`, in the log's order; undone ones only if asked.
+    /// Each carries the item's progress before and after it, as replaying the log gives them (an
+    /// undone answer's as if it had counted). From a given `start`, the items looked at are those
+    /// whose row has an answer at or after it (an item reset since then is left out).
     public func reviews(source: String, since start: Date = .distantPast, includingUndone: Bool = false) throws(ProgressError) -> [ReviewRecord] {
-        try read { db in
-            let sql = "SELECT * FROM review WHERE source = ? AND at >= ?" + (includingUndone ? "" : " AND undone = 0") + " ORDER BY id"
-            return try ReviewRow.fetchAll(db, sql: sql, arguments: [source, start.timeIntervalSince1970]).map(\.record)
+        let from = Self.milliseconds(start)
+        return try read { db in
+            // The items whose events reach `start` (all the source's, from the beginning of time).
+            let keys: [ItemKey]
+            if start == .distantPast {
+                keys = try Row.fetchAll(db, sql: "SELECT item, direction FROM eventKey WHERE source = ? AND item != ''", arguments: [source])
+                    .map { ItemKey(source: source, item: $0[0], direction: $0[1]) }
+            } else {
+                keys = try Row.fetchAll(
+                    db, sql: "SELECT item, direction FROM item INDEXED BY item_recent WHERE source = ? AND latestAnswer >= ?", arguments: [source, from]
+                ).map { ItemKey(source: source, item: $0[0], direction: $0[1]) }
+            }
+            var log = try LogTransaction(reading: db)
+            var replayer = Replayer()
+            var records: [(order: [UInt8], record: ReviewRecord)] = []
+            for key in keys {
+                _ = replayer.replay(try log.events(of: key)) { logged, before, after, recalled in
+                    guard logged.event.wall >= from, includingUndone || !logged.cancelled else { return }
+                    records.append((logged.event.orderKey, Self.reviewRecord(logged, before: before, after: after, recalled: recalled)))
+                }
+            }
+            return records.sorted { $0.order.lexicographicallyPrecedes($1.order) }.map(\.record)
         }
+    }
+
+    /// An answer event as the log's record of it.
+    static func reviewRecord(_ logged: LoggedEvent, before: ItemProgress?, after: ItemProgress, recalled: Bool) -> ReviewRecord {
+        let payload = AnswerPayload(bytes: logged.event.payload)
+        return ReviewRecord(
+            id: logged.seq, key: logged.event.key, at: logged.event.moment, answer: payload?.answer ?? .wrong,
+            duration: Double(payload?.durationMilliseconds ?? 0) / 1000, before: before, after: after, recalled: recalled,
+            undone: logged.cancelled)
     }
 
     /// The deck's session-day counter (1 before the first completed day) and the learner's date
@@ -152,58 +194,90 @@ public final class ProgressStore: Sendable {
         _ key: ItemKey, at moment: Date, duration: TimeInterval, sessionDay: Int?, balance: LoadBalancer?, position: Int?,
         scheduler choose: (CardState?) -> AnyScheduler, answer makeAnswer: (AnyScheduler) throws(ProgressError) -> Answer
     ) throws(ProgressError) -> ReviewRecord {
-        let encoder = Self.encoder
+        // Events keep whole milliseconds: the answer is scheduled at the time its event carries.
+        let wall = Self.milliseconds(moment)
+        let at = Date(timeIntervalSince1970: Double(wall) / 1000)
         return try write { db in
-            let before = try Self.itemProgress(db, key)
+            var log = try LogTransaction(db)
+            let row = try Self.loggedRow(db, key)
+            let before = row?.progress
             let scheduler = choose(before?.state)
             let answer = try makeAnswer(scheduler)
-            let studyMoment = StudyMoment(moment, sessionDay: sessionDay)
+            let studyMoment = StudyMoment(at, sessionDay: sessionDay)
             let state = before?.state ?? scheduler.newState(at: studyMoment)
-            var random = SplitMix64(seed: UInt64(truncatingIfNeeded: Int64(moment.timeIntervalSince1970 * 1000)))
+            var random = SplitMix64(seed: UInt64(bitPattern: wall))
             var scheduled: Scheduled<CardState>
             do {
                 scheduled = try scheduler.review(state, answer: answer, at: studyMoment, random: &random)
             } catch let error as StudyEngineError {
                 throw ProgressError(error, item: key.description)
             }
-            if let balance {
-                scheduled = try balance.balance(scheduled, source: key.source, at: moment, db: db)
+            let offset = try balance?.offset(for: scheduled, source: key.source, at: at, db: db) ?? 0
+            let mode: AnswerPayload.Mode
+            if let settings = scheduler.standardSettings {
+                // A standard scheduler travels as its name and settings: every device computes the same.
+                mode = .standard(
+                    scheduler: scheduler.kind.rawValue, timeZone: Replayer.zoneName(settings.calendar), fuzz: settings.fuzz, balance: offset)
+            } else {
+                // Any other scheduler's result travels as it is.
+                if let balance { scheduled = LoadBalancer.move(scheduled, by: offset, at: at, calendar: balance.calendar) }
+                let recalled = scheduler.recalled(answer)
+                let after = ItemProgress(
+                    key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? at, lastReview: at,
+                    reviews: (before?.reviews ?? 0) + 1, lapses: (before?.lapses ?? 0) + (recalled ? 0 : 1))
+                mode = .recorded(recalled: recalled, after: Array(try log.encoder.encode(after)))
             }
-            let recalled = scheduler.recalled(answer)
-            let after = ItemProgress(
-                key: key, state: scheduled.state, due: scheduled.due, introduced: before?.introduced ?? moment,
-                lastReview: moment, reviews: (before?.reviews ?? 0) + 1,
-                lapses: (before?.lapses ?? 0) + (recalled ? 0 : 1))
-            try Self.save(after, db: db, place: position)
+            let payload = AnswerPayload(
+                answer: answer, durationMilliseconds: Int64((duration * 1000).rounded()), sessionDay: sessionDay, mode: mode)
+            let logged = try log.appendLocal(.answer, key, payload.bytes, wall: wall)
+            try log.finish()
+            var replayer = Replayer()
+            guard let result = replayer.answer(logged.event, to: before) else {
+                throw ProgressError(.database, item: key.description, "the answer's event does not replay")
+            }
+            try Self.saveAppended(&log, logged, result.after, row: row, place: position, replayer: &replayer)
             if before == nil, let position {
                 // Answered at the frontier: every item before the next place has been seen.
                 try db.execute(
                     sql: "UPDATE content SET newFrontier = ? WHERE source = ? AND newFrontier = ?",
                     arguments: [position + 1, key.source, position])
             }
-            try db.execute(
-                sql: """
-                    INSERT INTO review (source, item, direction, at, answer, durationMs, recalled, before, after, sessionDay)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    key.source, key.item, key.direction, moment.timeIntervalSince1970,
-                    try Self.json(answer, encoder), Int((duration * 1000).rounded()), recalled,
-                    try before.map { try Self.json($0, encoder) }, try Self.json(after, encoder), sessionDay,
-                ])
-            return ReviewRecord(
-                id: db.lastInsertedRowID, key: key, at: moment, answer: answer, duration: duration, before: before,
-                after: after, recalled: recalled, undone: false)
+            return Self.reviewRecord(logged, before: before, after: result.after, recalled: result.recalled)
         }
     }
 
     /// Writes many items' progress in one transaction (an import from another app or device, a
-    /// restore); existing rows with the same keys are replaced. The log is not touched. Given the
-    /// content the items belong to, each row also keeps its item's place there, as an answer
-    /// does, so the first queue finds it at once.
+    /// restore); existing rows with the same keys are replaced. Each item is a `setProgress`
+    /// event in the log (so it syncs like an answer). Given the content the items belong to, each
+    /// row also keeps its item's place there, as an answer does, so the first queue finds it at once.
     public func importItems(_ items: [ItemProgress], content: StudyMaterial? = nil) throws(ProgressError) {
+        let wall = Self.milliseconds(Date())
         try write { db in
-            for item in items { try Self.save(item, db: db, place: content?.position(of: item.key)) }
+            var log = try LogTransaction(db)
+            var replayer = Replayer()
+            for item in items {
+                var shared = item
+                shared.orphan = false
+                let logged = try log.appendLocal(.setProgress, item.key, Array(try log.encoder.encode(shared)), wall: wall)
+                try Self.saveAppended(&log, logged, item, row: try Self.loggedRow(db, item.key), place: content?.position(of: item.key), replayer: &replayer)
+            }
+            try log.finish()
+        }
+    }
+
+    /// Writes the row an event this device just appended leaves: `after`, if the event is the
+    /// item's last in replay order (as it is unless the log holds events from a device whose
+    /// clock is far ahead); otherwise the item replayed from its first event.
+    static func saveAppended(
+        _ log: inout LogTransaction, _ logged: LoggedEvent, _ after: ItemProgress, row: LoggedRow?, place: Int?, replayer: inout Replayer
+    ) throws {
+        let key = logged.event.key
+        if let applied = row?.applied, !applied.lexicographicallyPrecedes(logged.event.orderKey) {
+            _ = try replayItem(&log, key, replayer: &replayer, orphan: row?.progress.orphan ?? false, place: place)
+        } else {
+            var latest = row?.latestAnswer
+            if logged.event.kind == .answer { latest = max(latest ?? .min, logged.event.wall) }
+            try save(after, db: log.db, place: place, logged: (logged.event.orderKey, latest), encoder: log.encoder)
         }
     }
 
@@ -219,26 +293,70 @@ public final class ProgressStore: Sendable {
     @discardableResult
     func undoLast(source: String, place: (ItemKey) -> Int?) throws(ProgressError) -> ReviewRecord {
         try write { db in
-            guard let record = try ReviewRow.fetchOne(
-                db, sql: "SELECT * FROM review WHERE source = ? AND undone = 0 ORDER BY id DESC LIMIT 1", arguments: [source]
-            )?.record else {
-                throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
+            var log = try LogTransaction(db)
+            // This device's events of the source, newest first: the first answer still counting.
+            let own = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT o.seq, k.item, k.direction FROM ownEvent o JOIN eventKey k ON k.key = o.key
+                    WHERE k.source = ? AND k.item != '' ORDER BY o.seq DESC
+                    """, arguments: [source])
+            for row in own {
+                let key = ItemKey(source: source, item: row[1], direction: row[2])
+                let seq: Int64 = row[0]
+                if let target = try log.events(of: key).first(where: { $0.seq == seq }), target.event.kind == .answer, !target.cancelled {
+                    return try Self.undo(target, log: &log, place: place)
+                }
             }
-            if let before = record.before {
-                try Self.save(before, db: db)
-            } else {
-                try db.execute(
-                    sql: "DELETE FROM item WHERE source = ? AND item = ? AND direction = ?",
-                    arguments: [record.key.source, record.key.item, record.key.direction])
-                // The item is unseen again: the new-item frontier goes back to its place (to the
-                // top when its place is not known).
-                try db.execute(
-                    sql: "UPDATE content SET newFrontier = min(newFrontier, ?) WHERE source = ?", arguments: [place(record.key) ?? 0, source])
+            throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
+        }
+    }
+
+    /// Takes back the answer recorded as `record` (its ``ReviewRecord/id``), as ``undoLast(source:)`` does.
+    @discardableResult
+    func undo(_ record: ReviewRecord, place: (ItemKey) -> Int?) throws(ProgressError) -> ReviewRecord {
+        try write { db in
+            var log = try LogTransaction(db)
+            guard let target = try log.events(of: record.key).first(where: { $0.seq == record.id }), target.event.kind == .answer, !target.cancelled
+            else {
+                throw ProgressError(.nothingToUndo, path: nil, item: record.key.description, "that answer is already taken back")
             }
-            try db.execute(sql: "UPDATE review SET undone = 1 WHERE id = ?", arguments: [record.id])
-            var undone = record
-            undone.undone = true
-            return undone
+            return try Self.undo(target, log: &log, place: place)
+        }
+    }
+
+    /// Appends an undo of `target` and replays its item without it.
+    static func undo(_ target: LoggedEvent, log: inout LogTransaction, place: (ItemKey) -> Int?) throws -> ReviewRecord {
+        let key = target.event.key
+        let orphan = try loggedRow(log.db, key)?.progress.orphan ?? false
+        var replayer = Replayer()
+        var undone: ReviewRecord?
+        _ = replayer.replay(try log.events(of: key)) { logged, before, after, recalled in
+            if logged.seq == target.seq { undone = reviewRecord(logged, before: before, after: after, recalled: recalled) }
+        }
+        guard var undone else { throw ProgressError(.nothingToUndo, item: key.description, "the answer does not replay") }
+        _ = try log.appendLocal(.undo, key, target.event.id.bytes, wall: milliseconds(Date()))
+        try log.finish()
+        let progress = try replayItem(&log, key, replayer: &replayer, orphan: orphan)
+        if progress == nil {
+            // The item is unseen again: the new-item frontier goes back to its place (to the
+            // top when its place is not known).
+            try log.db.execute(
+                sql: "UPDATE content SET newFrontier = min(newFrontier, ?) WHERE source = ?", arguments: [place(key) ?? 0, key.source])
+        }
+        undone.undone = true
+        return undone
+    }
+
+    /// Resets an item: unseen again, as if never answered (the answers stay in the log).
+    public func reset(_ key: ItemKey) throws(ProgressError) {
+        try write { db in
+            var log = try LogTransaction(db)
+            _ = try log.appendLocal(.reset, key, [], wall: Self.milliseconds(Date()))
+            try log.finish()
+            var replayer = Replayer()
+            _ = try Self.replayItem(&log, key, replayer: &replayer, orphan: nil)
+            try db.execute(sql: "UPDATE content SET newFrontier = 0 WHERE source = ?", arguments: [key.source])
         }
     }
 
@@ -246,13 +364,12 @@ public final class ProgressStore: Sendable {
     /// learner date.
     public func completeSessionDay(source: String, on date: String) throws(ProgressError) {
         try write { db in
-            let row = try Row.fetchOne(db, sql: "SELECT day, completedOn FROM sessionDay WHERE source = ?", arguments: [source])
-            let day: Int = row?[0] ?? 1
-            let completedOn: String? = row?[1]
+            let completedOn = try String.fetchOne(db, sql: "SELECT completedOn FROM sessionDay WHERE source = ?", arguments: [source])
             guard completedOn != date else { return }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO sessionDay (source, day, completedOn) VALUES (?, ?, ?)",
-                arguments: [source, day + 1, date])
+            var log = try LogTransaction(db)
+            _ = try log.appendLocal(.sessionDayCompleted, ItemKey(source: source, item: ""), Array(date.utf8), wall: Self.milliseconds(Date()))
+            try log.finish()
+            try Self.replaySessionDay(&log, source: source)
         }
     }
 

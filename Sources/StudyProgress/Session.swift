@@ -252,7 +252,7 @@ public final class StudySession {
             throw ProgressError(.nothingToUndo, path: store.path, "no answer in this session to take back")
         }
         let item = material.items[position]
-        try store.undoLast(source: material.source) { material.position(of: $0) }
+        try store.undo(last) { material.position(of: $0) }
         answered.removeLast()
         if let index = pending.lastIndex(of: position), repeats[item.key, default: 0] > 0 {
             pending.remove(at: index)

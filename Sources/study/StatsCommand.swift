@@ -5,6 +5,7 @@ import StudyEngine
 import StudyResearch
 import StudyProgress
 import StudyStrings
+import StudySync
 
 /// `study stats`: the due forecast, retention, streak and level; the Leitner calendar.
 struct StatsCommand: ParsableCommand {
@@ -35,15 +36,17 @@ struct StatsCommand: ParsableCommand {
         let progress = try store.items(source: material.source)
         let leitner = progress.values.contains { $0.state.kind == .leitner }
         let grid = leitner ? LeitnerGrid(progress: progress, firstDay: try store.sessionDay(source: material.source).day) : nil
+        let sync = try SyncStatus(store: store)
         if json {
             struct Output: Encodable {
                 var figures: ProgressStatistics
                 var retention: Double?
                 var leitner: [String]?
+                var sync: SyncStatus
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            say(String(decoding: try encoder.encode(Output(figures: figures, retention: figures.retention, leitner: grid?.lines)), as: UTF8.self))
+            say(String(decoding: try encoder.encode(Output(figures: figures, retention: figures.retention, leitner: grid?.lines, sync: sync)), as: UTF8.self))
             return
         }
         let level = LearnerLevel.named(figures.level).map(text.name(of:)) ?? figures.level
@@ -65,6 +68,12 @@ struct StatsCommand: ParsableCommand {
             say("")
             say(text("stats.leitner"))
             for line in Self.lines(of: grid, text: text) { say("  " + line) }
+        }
+        say("")
+        say(text("stats.sync", sync.device, sync.events, String(sync.stateHash.prefix(16))))
+        for device in sync.devices {
+            let name = text(device.device == sync.device ? "stats.sync.thisDevice" : "stats.sync.otherDevice", device.device)
+            say("  " + (device.lastSync.map { text("stats.sync.last", name, $0) } ?? text("stats.sync.never", name)))
         }
     }
 }

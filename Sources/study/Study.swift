@@ -11,7 +11,10 @@ struct Study: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "study",
         abstract: "Study a deck or bank of the mounted packs, see progress and forecasts, simulate and check the schedulers.",
-        subcommands: [SessionCommand.self, StatsCommand.self, SimulateCommand.self, Evaluate.self, Replay.self])
+        subcommands: [
+            SessionCommand.self, StatsCommand.self, SimulateCommand.self, Evaluate.self, Replay.self, SyncCommand.self, SyncKeyCommand.self,
+            BackupCommand.self, RestoreCommand.self,
+        ])
 }
 
 /// Runs `study` and turns every failure into one line: usage errors exit 64, bad input 1.

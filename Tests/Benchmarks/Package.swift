@@ -55,6 +55,17 @@ let package = Package(
                 "CBenchSQLite",
             ]
         ),
+        // Progress sync against a plain SQLite copy of the same events (Scripts/bench-sync).
+        .executableTarget(
+            name: "syncbench",
+            dependencies: [
+                .product(name: "StudySync", package: "AssetPacks"),
+                .product(name: "StudyProgress", package: "AssetPacks"),
+                .product(name: "StudyContent", package: "AssetPacks"),
+                .product(name: "StudyEngine", package: "AssetPacks"),
+                "CBenchSQLite",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

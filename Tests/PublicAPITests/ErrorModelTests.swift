@@ -10,6 +10,7 @@ import StudyContent
 import StudyEngine
 import StudyProgress
 import StudyResearch
+import StudySync
 import TestSupport
 import Testing
 
@@ -26,6 +27,7 @@ struct ErrorModelTests {
         "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
         "TrustError": TrustError.Code.allCases.map(\.rawValue),
         "DeliveryError": DeliveryError.Code.allCases.map(\.rawValue),
+        "SyncError": SyncError.Code.allCases.map(\.rawValue),
     ]
 
     @Test("codes are lowerCamelCase words: letters and digits, starting with a small letter")

@@ -65,3 +65,56 @@ struct CalendarTests {
         #expect(localHours == [9])
     }
 }
+
+// MARK: - The fast paths are Foundation's answers
+
+extension CalendarTests {
+    /// Foundation's Gregorian calendar in `zone`, the reference.
+    static func foundation(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+
+    @Test("adding days and the start of a day are Foundation's, bit for bit, in every time zone at random instants (1970–2100, milliseconds)")
+    func fastPathsEverywhere() {
+        var random = SplitMix64(seed: 2026)
+        var compared = 0
+        for name in TimeZone.knownTimeZoneIdentifiers {
+            guard let zone = TimeZone(identifier: name) else { continue }
+            let calendar = LearnerCalendar.local(zone)
+            let reference = Self.foundation(zone)
+            for _ in 0..<40 {
+                let date = Date(timeIntervalSince1970: Double(random.next() % 4_102_444_800_000) / 1000)
+                let days = [Int(random.next() % 7) - 3, Int(random.next() % 801) - 400, Int(random.next() % 36_500)][Int(random.next() % 3)]
+                #expect(calendar.adding(days: days, to: date) == reference.date(byAdding: .day, value: days, to: date), "\(name) \(date) + \(days)")
+                #expect(calendar.startOfDay(date) == reference.startOfDay(for: date), "\(name) \(date)")
+                compared += 1
+            }
+        }
+        #expect(compared > 10_000)
+    }
+
+    @Test(
+        "adding days and the start of a day are Foundation's from instants around every transition: DST, half-hour DST, midnight DST, date-line jumps",
+        arguments: ["Europe/Berlin", "America/Vancouver", "Australia/Lord_Howe", "America/Santiago", "Pacific/Apia", "Pacific/Kiritimati"])
+    func fastPathsAroundTransitions(_ name: String) throws {
+        let zone = try #require(TimeZone(identifier: name))
+        let calendar = LearnerCalendar.local(zone)
+        let reference = Self.foundation(zone)
+        var point = Date(timeIntervalSince1970: 0)
+        var transitions = 0
+        while let next = zone.nextDaylightSavingTimeTransition(after: point), next.timeIntervalSince1970 < 2_524_608_000 {
+            point = next
+            transitions += 1
+            for delta in stride(from: -9_000.0, through: 9_000.0, by: 1_800.0) {
+                let date = next.addingTimeInterval(delta + 0.125)
+                #expect(calendar.startOfDay(date) == reference.startOfDay(for: date), "\(name) \(date)")
+                for days in [1, 7, 30, 365, -1] {
+                    #expect(calendar.adding(days: days, to: date) == reference.date(byAdding: .day, value: days, to: date), "\(name) \(date) + \(days)")
+                }
+            }
+        }
+        #expect(transitions > 0)
+    }
+}

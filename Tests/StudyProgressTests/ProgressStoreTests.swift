@@ -36,6 +36,37 @@ struct ProgressStoreTests {
         #expect(try store.reviews(source: "bank/b").isEmpty)
     }
 
+    @Test("every commit is flushed: the writing connection is synchronous = FULL (GRDB turns it to NORMAL when it sets up WAL), also after a write that asks for less")
+    func commitsAreFlushed() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        #expect(try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        try store.recordSync(at: 0)
+        #expect(try store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+        #expect(try ProgressStore(path: scratch.url("p.sqlite")).pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
+    }
+
+    @Test("today's answers are the answers since the start of the day: imported items are not answers, undone ones do not count, older ones are left out")
+    func answersSince() throws {
+        let scratch = try Scratch()
+        let store = try ProgressStore(path: scratch.url("p.sqlite"))
+        let key = { (item: String) in ItemKey(source: "bank/b", item: item) }
+        try store.record(key("old"), answer: .grade(3), at: day0.addingTimeInterval(-86_400), scheduler: fsrs)
+        let imported = ItemProgress(
+            key: key("imported"), state: CardState(.fsrs6, FSRSState(phase: .review, step: nil, stability: 5, difficulty: 5, lastReview: day0, due: day0)),
+            due: .date(day0), introduced: day0, lastReview: day0, reviews: 1, lapses: 0)
+        try store.importItems([imported])
+        try store.record(key("old"), answer: .grade(3), at: day0.addingTimeInterval(60), scheduler: fsrs)
+        try store.record(key("new"), answer: .grade(1), at: day0.addingTimeInterval(120), scheduler: fsrs)
+        try store.record(key("undone"), answer: .grade(2), at: day0.addingTimeInterval(180), scheduler: fsrs)
+        try store.undoLast(source: "bank/b")
+        let today = try store.reviews(source: "bank/b", since: LearnerCalendar.utc.startOfDay(day0))
+        #expect(today.map(\.key.item) == ["old", "new"])
+        #expect(today.map { $0.before == nil } == [false, true])
+        #expect(try store.reviews(source: "bank/b").count == 3)
+        #expect(try store.reviews(source: "bank/b", includingUndone: true).count == 4)
+    }
+
     @Test("a locale swap keeps progress: the key is the bank and item id, the same in every language's pack")
     func localeSwap() throws {
         let scratch = try Scratch()

@@ -87,8 +87,8 @@ func progressBenchmarks() throws {
               "best of 5, session start included (content unchanged since the last session)"))
     print(row("  the first session on this content (100,000 items)", String(format: "%.1f ms", firstSeconds * 1000), "finds orphans and the new-item frontier; places come from key tags, nothing per item is written"))
     print(row("  the first session after a content update", String(format: "%.1f ms", updateSeconds * 1000), "best of 3: one card added at the top, one removed, every item one place further"))
-    print(row("an answer recorded durably (WAL, FULL, 1 transaction), ours", String(format: "%.3f ms", median(ours)), "median of \(answers); read state, schedule, write item + log row"))
-    print(row("the same two writes through SQLite's C API", String(format: "%.3f ms", median(theirs)), String(format: "median of %d; ratio ours/C API %.2f×", answers, median(ours) / median(theirs))))
+    print(row("an answer recorded durably (WAL, FULL, 1 transaction), ours", String(format: "%.3f ms", median(ours)), "median of \(answers); read state, schedule, write item + event, own-event row, clock"))
+    print(row("the same writes through SQLite's C API", String(format: "%.3f ms", median(theirs)), String(format: "median of %d; ratio ours/C API %.2f×", answers, median(ours) / median(theirs))))
     print(row("study simulate: 365 days, 10,000 cards, FSRS-6", String(format: "%.2f s", simulateSeconds),
               String(format: "%.0f reviews a day on average, %.1f%% recalled", simulated?.meanReviews ?? 0, (simulated?.retention ?? 0) * 100)))
 }
@@ -98,8 +98,10 @@ func median(_ values: [Double]) -> Double {
     return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
 }
 
-/// The peer: an item upsert and a log insert in one IMMEDIATE transaction, WAL, synchronous=FULL,
-/// prepared statements, through sqlite3_* directly. Milliseconds per answer.
+/// The peer: the writes an answer makes since the event log (schema v3), in one IMMEDIATE
+/// transaction, WAL, synchronous=FULL, prepared statements, through sqlite3_* directly: the item
+/// upserted, the event appended (clustered by key, as ours), this device's own-event row and its
+/// clock. Milliseconds per answer.
 func rawSQLiteAnswers(path: String, count: Int) throws -> [Double] {
     var db: OpaquePointer?
     guard sqlite3_open(path, &db) == SQLITE_OK, let db else { throw Failure("sqlite3_open \(path) failed") }
@@ -113,18 +115,29 @@ func rawSQLiteAnswers(path: String, count: Int) throws -> [Double] {
           state TEXT NOT NULL, due REAL, dueSessionDay INTEGER, stability REAL, introduced REAL NOT NULL, lastReview REAL,
           reviews INTEGER NOT NULL, lapses INTEGER NOT NULL, orphan INTEGER NOT NULL DEFAULT 0,
           PRIMARY KEY (source, item, direction)) WITHOUT ROWID;
-        CREATE TABLE review (id INTEGER PRIMARY KEY AUTOINCREMENT, source TEXT NOT NULL, item TEXT NOT NULL,
-          direction TEXT NOT NULL, at REAL NOT NULL, answer TEXT NOT NULL, durationMs INTEGER NOT NULL,
-          recalled INTEGER NOT NULL, before TEXT, after TEXT NOT NULL, sessionDay INTEGER, undone INTEGER NOT NULL DEFAULT 0)
+        CREATE TABLE event (key INTEGER NOT NULL, clock INTEGER NOT NULL, device INTEGER NOT NULL, id BLOB NOT NULL,
+          seq INTEGER NOT NULL, wall INTEGER NOT NULL, kind INTEGER NOT NULL, payload BLOB NOT NULL, sent INTEGER,
+          PRIMARY KEY (key, clock, device, id)) WITHOUT ROWID;
+        CREATE INDEX event_unsent ON event (seq) WHERE sent IS NULL;
+        CREATE TABLE ownEvent (seq INTEGER PRIMARY KEY, key INTEGER NOT NULL);
+        CREATE TABLE device (id INTEGER PRIMARY KEY, device INTEGER NOT NULL, clock INTEGER NOT NULL, seq INTEGER NOT NULL);
+        INSERT INTO device VALUES (1, 7, 0, 0);
         """)
     var upsert: OpaquePointer?
     var insert: OpaquePointer?
+    var own: OpaquePointer?
+    var device: OpaquePointer?
     sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO item VALUES ('deck/bench', ?, '', 'fsrs6', ?, ?, NULL, 3.2, ?, ?, 1, 0, 0)", -1, &upsert, nil)
-    sqlite3_prepare_v2(db, "INSERT INTO review (source, item, direction, at, answer, durationMs, recalled, before, after) VALUES ('deck/bench', ?, '', ?, '{\"grade\":{\"_0\":3}}', 0, 1, ?, ?)", -1, &insert, nil)
+    sqlite3_prepare_v2(db, "INSERT INTO event VALUES (?, ?, 7, randomblob(16), ?, ?, 1, ?, NULL)", -1, &insert, nil)
+    sqlite3_prepare_v2(db, "INSERT INTO ownEvent VALUES (?, ?)", -1, &own, nil)
+    sqlite3_prepare_v2(db, "UPDATE device SET clock = ?, seq = ? WHERE id = 1", -1, &device, nil)
     defer {
         sqlite3_finalize(upsert)
         sqlite3_finalize(insert)
+        sqlite3_finalize(own)
+        sqlite3_finalize(device)
     }
+    let payload = [UInt8](repeating: 7, count: 24)
     let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
     let state = String(repeating: "s", count: 180)
     var times: [Double] = []
@@ -138,12 +151,21 @@ func rawSQLiteAnswers(path: String, count: Int) throws -> [Double] {
         sqlite3_bind_double(upsert, 5, Double(n))
         guard sqlite3_step(upsert) == SQLITE_DONE else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
         sqlite3_reset(upsert)
-        sqlite3_bind_text(insert, 1, "c\(n % 100)", -1, transient)
-        sqlite3_bind_double(insert, 2, Double(n))
-        sqlite3_bind_text(insert, 3, state, -1, transient)
-        sqlite3_bind_text(insert, 4, state, -1, transient)
+        sqlite3_bind_int64(insert, 1, Int64(n % 100))
+        sqlite3_bind_int64(insert, 2, Int64(n) << 16)
+        sqlite3_bind_int64(insert, 3, Int64(n))
+        sqlite3_bind_int64(insert, 4, Int64(n))
+        payload.withUnsafeBytes { _ = sqlite3_bind_blob(insert, 5, $0.baseAddress, Int32($0.count), transient) }
         guard sqlite3_step(insert) == SQLITE_DONE else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
         sqlite3_reset(insert)
+        sqlite3_bind_int64(own, 1, Int64(n))
+        sqlite3_bind_int64(own, 2, Int64(n % 100))
+        guard sqlite3_step(own) == SQLITE_DONE else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
+        sqlite3_reset(own)
+        sqlite3_bind_int64(device, 1, Int64(n) << 16)
+        sqlite3_bind_int64(device, 2, Int64(n))
+        guard sqlite3_step(device) == SQLITE_DONE else { throw Failure("sqlite: \(String(cString: sqlite3_errmsg(db)))") }
+        sqlite3_reset(device)
         try exec("COMMIT")
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }

