@@ -3,15 +3,16 @@
 ///
 /// Every library's error type conforms: `PackError` (AssetPack), `StoreError` (AssetLibrary),
 /// `TrustError` (PackTrust), `DeliveryError` (AssetDelivery), `ContentError` (StudyContent),
-/// `StudyEngineError` (StudyEngine), `ReviewLogError` (StudyResearch) and `ProgressError`
-/// (StudyProgress). All but `ProgressError` do so through ``CodedError``, which stores exactly
-/// these parts. A tool prints any of them through one path (``ErrorReport``) and a script
+/// `StudyEngineError` (StudyEngine), `ReviewLogError` (StudyResearch), `ProgressError`
+/// (StudyProgress) and `SyncError` (StudySync), each through ``CodedError``, which stores
+/// exactly these parts. A tool prints any of them through one path (``ErrorReport``) and a script
 /// matches on ``codeName`` (`crcMismatch`, `gradeOutOfRange`, `damagedDatabase`): lowerCamelCase
 /// words that never change meaning once released. The README's error table lists the whole
 /// vocabulary.
 public protocol LibraryError: ErrorCause, Error, Sendable, CustomStringConvertible {
     /// The library that raised the error (`AssetPack`, `AssetLibrary`, `PackTrust`,
-    /// `AssetDelivery`, `StudyContent`, `StudyEngine`, `StudyResearch`, `StudyProgress`).
+    /// `AssetDelivery`, `StudyContent`, `StudyEngine`, `StudyResearch`, `StudyProgress`,
+    /// `StudySync`).
     static var library: String { get }
     /// The error's code as the vocabulary spells it (its `code`'s raw value); stable across
     /// releases.

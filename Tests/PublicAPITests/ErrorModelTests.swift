@@ -83,14 +83,14 @@ struct ErrorModelTests {
     @Test("a progress error keeps the engine's or the content's error as a typed value, not a sentence")
     func progressCauses() {
         let engine = StudyEngineError(.gradeOutOfRange, "FSRS grades are 1 to 4, got 7", at: .field("grade"))
-        let error = ProgressError(.engine, item: "bank/b/q1", "", underlying: .engine(engine))
+        let error = ProgressError(.engine, at: .item("bank/b/q1"), underlying: .engine(engine))
         #expect(error.underlyingError as? StudyEngineError == engine)
         #expect(error.location == ErrorLocation(item: "bank/b/q1"))
         #expect(error.description == "bank/b/q1: engine: grade: gradeOutOfRange: FSRS grades are 1 to 4, got 7")
         let fields = Dictionary(uniqueKeysWithValues: ErrorReport.fields(for: error).map { ($0.key, $0.value) })
         #expect(fields["library"] == .text("StudyProgress") && fields["cause"] == .text("StudyEngine.gradeOutOfRange"))
         let content = ContentError(.notFound, at: .file("Banks/x/bank.json", item: "x"))
-        #expect(ProgressError(.content, "", underlying: .content(content)).rootCause.codeName == "notFound")
+        #expect(ProgressError(.content, underlying: .content(content)).rootCause.codeName == "notFound")
     }
 
     @Test("a pack error's location has its path, entry and offset")
