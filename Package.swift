@@ -120,15 +120,15 @@ let package = Package(
         .testTarget(
             name: "PublicAPITests",
             dependencies: [
-                "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "StudyEngine", "StudyProgress", "StudySync",
-                "ErrorReporting", "TestSupport",
+                "AssetPack", "AssetLibrary", "PackTrust", "AssetDelivery", "StudyContent", "StudyEngine", "StudyResearch", "StudyProgress",
+                "StudySync", "ErrorReporting", "TestSupport",
             ]
         ),
         // The study engine: the schedulers, behind one protocol; Foundation and ErrorReporting only.
         .target(name: "StudyEngine", dependencies: ["ErrorReporting"]),
         // Research equipment no app calls: review-log evaluation, training, simulation. A product
         // only so that the benchmarks' package can use it; the study CLI and the tests use it too.
-        .target(name: "StudyResearch", dependencies: ["StudyEngine", "StudyContent"]),
+        .target(name: "StudyResearch", dependencies: ["StudyEngine", "StudyContent", "ErrorReporting"]),
         // Progress and sessions: what the learner answered, kept in SQLite; today's queue drawn
         // from a deck or bank of the mounted packs.
         .target(

@@ -5,9 +5,9 @@ import PackTrust
 /// An error of delivery: the origin, the network, the bytes received, the disk, or a refusal of
 /// the trust checks underneath (kept as a typed value). Installed packs are never touched by a
 /// failed run.
-public struct DeliveryError: LibraryError, Equatable {
+public struct DeliveryError: CodedError, Equatable {
     /// What went wrong; the raw value is the code's name in the error vocabulary.
-    public enum Code: String, Sendable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// The request failed: no connection, a dropped connection, a bad URL.
         case network
         /// The origin did not answer in time.
@@ -31,58 +31,73 @@ public struct DeliveryError: LibraryError, Equatable {
         /// Another installer holds the folder (a second process, or a second installer in this
         /// one): one installer per folder.
         case busy
+
+        /// The code in a few English words, as messages show it.
+        public var summary: String {
+            switch self {
+            case .network: "network error"
+            case .timeout: "timed out"
+            case .httpStatus: "unexpected HTTP status"
+            case .tooMuchData: "too much data"
+            case .corruptDownload: "corrupt download"
+            case .untrusted: "refused"
+            case .pack: "pack error"
+            case .fileSystem: "cannot write to the device"
+            case .notInCatalog: "not in the catalog"
+            case .cancelled: "cancelled"
+            case .busy: "busy"
+            }
+        }
+    }
+
+    /// The error underneath a delivery error: a refusal of the trust checks, or a pack that
+    /// could not be read or written (its `Errno` inside, for the disk).
+    public enum Cause: ErrorCause, Equatable {
+        /// The catalog or a root was refused, for ``Code/untrusted``.
+        case trust(TrustError)
+        /// A pack could not be read, or the disk refused a write, for ``Code/pack`` and
+        /// ``Code/fileSystem``.
+        case pack(PackError)
+
+        /// The trust or pack error.
+        public var libraryError: (any LibraryError)? {
+            switch self {
+            case .trust(let error): error
+            case .pack(let error): error
+            }
+        }
     }
 
     /// What went wrong.
     public var code: Code
     /// What was found and what was expected.
     public var detail: String
-    /// The URL or file concerned.
-    public var file: String?
-    /// The pack (name and locale) concerned.
-    public var item: String?
-    /// The error underneath, for ``Code/untrusted`` and ``Code/pack``.
-    public var underlying: (any LibraryError)?
+    /// The URL or file concerned (`file`) and the pack, by name and locale (`item`).
+    public var location: ErrorLocation
+    /// The error underneath, for ``Code/untrusted``, ``Code/pack`` and ``Code/fileSystem``.
+    public var underlying: Cause?
 
-    /// An error with its code, detail and, when known, where.
-    public init(_ code: Code, _ detail: String, file: String? = nil, item: String? = nil, underlying: (any LibraryError)? = nil) {
+    /// An error with its code, detail and, when known, where and the error underneath.
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Cause? = nil) {
         self.code = code
         self.detail = detail
-        self.file = file
-        self.item = item
+        self.location = location
         self.underlying = underlying
-    }
-
-    /// The same code, detail and place.
-    public static func == (a: DeliveryError, b: DeliveryError) -> Bool {
-        a.code == b.code && a.detail == b.detail && a.file == b.file && a.item == b.item
     }
 
     /// `AssetDelivery`.
     public static var library: String { "AssetDelivery" }
-    /// The code's raw value (`corruptDownload`).
-    public var codeName: String { code.rawValue }
-    /// The URL or file, and the pack.
-    public var location: ErrorLocation { ErrorLocation(file: file, item: item) }
-    /// The trust or pack error underneath.
-    public var underlyingError: (any LibraryError)? { underlying }
-
-    /// One line: `FILE: PACK: DETAIL`.
-    public var description: String {
-        [file, item, detail].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ").escapingControlCharacters
-    }
 
     static func trust(_ error: TrustError) -> DeliveryError {
-        DeliveryError(.untrusted, error.description, underlying: error)
+        DeliveryError(.untrusted, underlying: .trust(error))
     }
 
     static func pack(_ error: PackError, item: String? = nil) -> DeliveryError {
-        DeliveryError(.pack, error.description, item: item, underlying: error)
+        DeliveryError(.pack, at: .item(item), underlying: .pack(error))
     }
 
     /// A write, sync or rename on the device failed: the system's error is in the `PackError`.
     static func fileSystem(_ error: PackError, item: String? = nil) -> DeliveryError {
-        let reason = error.systemError == .noSpace ? "the disk is full: " + error.description : error.description
-        return DeliveryError(.fileSystem, reason, item: item, underlying: error)
+        DeliveryError(.fileSystem, error.underlying == .noSpace ? "the disk is full" : "", at: .item(item), underlying: .pack(error))
     }
 }

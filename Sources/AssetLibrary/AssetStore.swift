@@ -78,7 +78,7 @@ public final class AssetStore: Sendable {
             do {
                 locale = try LocaleTag(tag)
             } catch {
-                throw StoreError(.malformedLocale, "the pack's index says locale \(error.detail)", subject: pack.path)
+                throw StoreError(.malformedLocale, "the pack's index says locale \(error.detail)", at: .file(pack.path))
             }
         }
         let index = variants ?? VariantIndex(pack: pack)
@@ -139,7 +139,7 @@ public final class AssetStore: Sendable {
             do {
                 locale = try LocaleTag(tag)
             } catch {
-                throw StoreError(.malformedLocale, "the pack's index says locale \(error.detail)", subject: path)
+                throw StoreError(.malformedLocale, "the pack's index says locale \(error.detail)", at: .file(path))
             }
         }
         update { state in

@@ -51,7 +51,7 @@ public final class AssetView: Sendable {
     /// - Throws: ``StoreError/Code/notFound`` when no pack has it; a ``StoreError/Code/pack``
     ///   error when it cannot be read.
     public func data(forPath path: String) throws(StoreError) -> PackData {
-        guard let hit = lookup(path) else { throw StoreError(.notFound, subject: path) }
+        guard let hit = lookup(path) else { throw StoreError(.notFound, at: .item(path)) }
         return try hit.data()
     }
 

@@ -6,7 +6,7 @@ extension LocaleTag {
         do {
             self = try Self.parse(text)
         } catch {
-            throw StoreError(.malformedLocale, error.reason, subject: text)
+            throw StoreError(.malformedLocale, error.reason, at: .item(text))
         }
     }
 }

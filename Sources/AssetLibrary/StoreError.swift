@@ -1,14 +1,19 @@
 import AssetPack
+import ErrorReporting
 
 /// An error from the asset store: a malformed locale tag, a missing asset, or a pack error.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// Its ``location`` names the asset asked for or the locale tag (`item`), or the pack whose
+/// index names a malformed locale (`file`); for ``Code/pack``, the place of the ``PackError``
+/// underneath.
+public struct StoreError: CodedError, Equatable {
     /// What went wrong: a stable identifier, with an English ``summary`` for messages.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// A locale tag (given, or in a mounted pack's index) is not well-formed BCP 47.
         case malformedLocale
         /// No mounted pack has the asset.
         case notFound
-        /// A pack could not be opened or read: see ``StoreError/packError``.
+        /// A pack could not be opened or read: see ``StoreError/underlying``.
         case pack
 
         /// The code in a few English words, as messages show it.
@@ -25,29 +30,22 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: Code
     /// A precise explanation.
     public var detail: String
-    /// The asset path or locale tag the error is about (for a pack's malformed locale, the pack).
-    public var subject: String?
+    /// The asset path or locale tag the error is about (`item`), the pack whose index names a
+    /// malformed locale (`file`), or for ``Code/pack`` the pack error's place.
+    public var location: ErrorLocation
     /// The underlying pack error, for ``Code/pack``.
-    public var packError: PackError?
+    public var underlying: PackError?
 
     /// Creates an error; `detail` says what was found.
-    public init(_ code: Code, _ detail: String = "", subject: String? = nil, packError: PackError? = nil) {
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: PackError? = nil) {
         self.code = code
         self.detail = detail
-        self.subject = subject
-        self.packError = packError
+        self.location = location
+        self.underlying = underlying
     }
 
+    /// A pack that could not be opened or read, at the pack error's place.
     init(_ error: PackError) {
-        self.init(.pack, error.description, packError: error)
-    }
-
-    /// One line: the pack error's own, or `SUMMARY "SUBJECT": DETAIL`, control characters escaped.
-    public var description: String {
-        if let packError { return packError.description }
-        var line = code.summary
-        if let subject { line += " \"\(subject.escapingControlCharacters)\"" }
-        if !detail.isEmpty { line += ": " + detail.escapingControlCharacters }
-        return line
+        self.init(.pack, at: error.location, underlying: error)
     }
 }

@@ -1,16 +1,12 @@
 import ErrorReporting
+import SystemPackage
 
-extension PackError: LibraryError {
+extension PackError {
     /// `AssetPack`.
     public static var library: String { "AssetPack" }
+}
 
-    /// The code's raw value (`crcMismatch`).
-    public var codeName: String { code.rawValue }
-
-    /// The pack (or source file), the line of a settings file, the entry and the offset.
-    public var location: ErrorLocation { ErrorLocation(file: path, line: line, entry: entry, offset: offset) }
-
-    /// `nil`: a pack error is where the problem is (a failed system call's `Errno` is kept in
-    /// ``systemError``).
-    public var underlyingError: (any LibraryError)? { nil }
+extension Errno: ErrorCause {
+    /// `nil`: the system's error is kept as a value, and its words are in the detail.
+    public var libraryError: (any LibraryError)? { nil }
 }

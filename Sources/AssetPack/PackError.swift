@@ -1,16 +1,17 @@
+import ErrorReporting
 import SystemPackage
 
 /// An error from building, opening, reading or verifying a pack.
 ///
-/// Every error carries a ``Code`` that says what went wrong and, where they apply, the pack's
-/// path, the entry's name and the byte offset where the problem was found; when a system call
-/// failed, also the system's own error (``systemError``), so a caller can tell a full disk from
-/// a missing file. ``description`` is one line that tells a user what to look at, with control
-/// characters in names escaped.
-public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
+/// Every error carries a ``Code`` that says what went wrong and, in its ``location``, the pack's
+/// path, the entry's name and the byte offset where the problem was found (or a source file and
+/// the line of a settings file); when a system call failed, also the system's own error
+/// (``underlying``), so a caller can tell a full disk from a missing file. Its `description` is
+/// one line that tells a user what to look at, with control characters in names escaped.
+public struct PackError: CodedError, Equatable {
     /// What went wrong: a stable identifier (its raw value never changes) that tests and callers
     /// can match on, with an English ``summary`` for messages.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    public enum Code: String, ErrorCode {
         // Files and I/O.
         /// The file or folder does not exist.
         case fileNotFound
@@ -20,7 +21,7 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
         case notAFolder
         /// A symbolic link leads back into a folder being walked.
         case symbolicLinkLoop
-        /// A read, write, sync or other system call failed; ``PackError/systemError`` says why.
+        /// A read, write, sync or other system call failed; ``PackError/underlying`` says why.
         case io
         /// A source file changed (size, time or identity) while it was being packed.
         case fileChanged
@@ -131,59 +132,29 @@ public struct PackError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// What went wrong.
     public var code: Code
-    /// The pack (or source folder, or file) the error is about, when known.
-    public var path: String?
-    /// The entry name the error is about, when it concerns one entry.
-    public var entry: String?
-    /// The byte offset in the pack where the problem was found, when it has one.
-    public var offset: UInt64?
-    /// The 1-based line in a text file (build settings) where the problem was found.
-    public var line: Int?
     /// A precise explanation: the values found and expected.
     public var detail: String
+    /// The pack (or source folder, or file), the entry and the byte offset, or the 1-based line
+    /// of a text file (build settings), those that apply.
+    public var location: ErrorLocation
     /// The system's error when a system call failed (`.noSpace` for a full disk,
     /// `.noSuchFileOrDirectory`, `.permissionDenied`, …); `nil` otherwise.
-    public var systemError: Errno?
+    public var underlying: Errno?
 
     /// Creates an error; `detail` says what was found and expected.
-    public init(
-        _ code: Code, _ detail: String = "", path: String? = nil, entry: String? = nil, offset: UInt64? = nil,
-        line: Int? = nil, systemError: Errno? = nil
-    ) {
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Errno? = nil) {
         self.code = code
         self.detail = detail
-        self.path = path
-        self.entry = entry
-        self.offset = offset
-        self.line = line
-        self.systemError = systemError
-    }
-
-    /// One line: `PACK: entry "NAME": SUMMARY: DETAIL (at offset N)`, or `FILE:LINE: …` for a
-    /// text file; control characters escaped.
-    public var description: String {
-        var parts: [String] = []
-        if let path { parts.append(path.escapingControlCharacters + (line.map { ":\($0)" } ?? "")) }
-        if let entry { parts.append("entry \"\(entry.escapingControlCharacters)\"") }
-        parts.append(detail.isEmpty ? code.summary : "\(code.summary): \(detail.escapingControlCharacters)")
-        var line = parts.joined(separator: ": ")
-        if let offset { line += " (at offset \(offset))" }
-        return line
-    }
-
-    /// The same error, attributed to a pack path if it has none yet.
-    func at(path newPath: String) -> PackError {
-        var copy = self
-        if copy.path == nil { copy.path = newPath }
-        return copy
+        self.location = location
+        self.underlying = underlying
     }
 
     /// The error of a failed system call: ``Code/fileNotFound`` for a missing file, else
     /// ``Code/io`` with `what` failed and the system's words; the `Errno` is kept either way.
-    static func system(_ error: Errno, _ what: String, path: String? = nil, offset: UInt64? = nil) -> PackError {
+    static func system(_ error: Errno, _ what: String, at location: ErrorLocation = ErrorLocation()) -> PackError {
         if error == .noSuchFileOrDirectory {
-            return PackError(.fileNotFound, path: path, offset: offset, systemError: error)
+            return PackError(.fileNotFound, at: location, underlying: error)
         }
-        return PackError(.io, "\(what): \(error.description)", path: path, offset: offset, systemError: error)
+        return PackError(.io, "\(what): \(error.description)", at: location, underlying: error)
     }
 }

@@ -79,7 +79,7 @@ public enum PackPath {
     /// The NFC form of a safe name, or an ``PackError/Code/unsafeName`` error.
     public static func normalized(_ name: String) throws(PackError) -> String {
         let nfc = name.utf8.allSatisfy({ $0 < 0x80 }) ? name : name.precomposedStringWithCanonicalMapping
-        if let problem = problem(with: nfc.utf8) { throw PackError(.unsafeName, problem, entry: name) }
+        if let problem = problem(with: nfc.utf8) { throw PackError(.unsafeName, problem, at: .pack(entry: name)) }
         return nfc
     }
 

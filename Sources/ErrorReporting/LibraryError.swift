@@ -1,13 +1,18 @@
 /// The shape every error of this package's libraries has: a stable code from one vocabulary,
 /// where it happened, what was found, and the library error underneath kept as a typed value.
 ///
-/// `PackError`, `StoreError`, `ContentError`, `StudyEngineError` and `ProgressError` conform, so
-/// a tool prints any of them through one path (``ErrorReport``) and a script matches on
-/// ``codeName`` (`crcMismatch`, `gradeOutOfRange`, `damagedDatabase`): lowerCamelCase words that never
-/// change meaning once released. The README's error table lists the whole vocabulary.
-public protocol LibraryError: Error, Sendable, CustomStringConvertible {
-    /// The library that raised the error (`AssetPack`, `AssetLibrary`, `StudyContent`,
-    /// `StudyEngine`, `StudyProgress`).
+/// Every library's error type conforms: `PackError` (AssetPack), `StoreError` (AssetLibrary),
+/// `TrustError` (PackTrust), `DeliveryError` (AssetDelivery), `ContentError` (StudyContent),
+/// `StudyEngineError` (StudyEngine), `ReviewLogError` (StudyResearch), `ProgressError`
+/// (StudyProgress) and `SyncError` (StudySync), each through ``CodedError``, which stores
+/// exactly these parts. A tool prints any of them through one path (``ErrorReport``) and a script
+/// matches on ``codeName`` (`crcMismatch`, `gradeOutOfRange`, `damagedDatabase`): lowerCamelCase
+/// words that never change meaning once released. The README's error table lists the whole
+/// vocabulary.
+public protocol LibraryError: ErrorCause, Error, Sendable, CustomStringConvertible {
+    /// The library that raised the error (`AssetPack`, `AssetLibrary`, `PackTrust`,
+    /// `AssetDelivery`, `StudyContent`, `StudyEngine`, `StudyResearch`, `StudyProgress`,
+    /// `StudySync`).
     static var library: String { get }
     /// The error's code as the vocabulary spells it (its `code`'s raw value); stable across
     /// releases.
@@ -21,39 +26,6 @@ public protocol LibraryError: Error, Sendable, CustomStringConvertible {
     var underlyingError: (any LibraryError)? { get }
 }
 
-/// Where an error happened; each error fills in the fields that apply to it.
-public struct ErrorLocation: Sendable, Hashable {
-    /// The file: a pack, a source folder or file, a content file, a review log, a database.
-    public var file: String?
-    /// The 1-based line (or row) in a text file.
-    public var line: Int?
-    /// The entry or asset path inside a pack.
-    public var entry: String?
-    /// The byte offset in the file.
-    public var offset: UInt64?
-    /// The content item (a question, card, lesson or category id; `source/item` in progress),
-    /// or what else the error names: a locale tag, an asset asked for.
-    public var item: String?
-    /// The field or column (a review-log column, a card state's field).
-    public var field: String?
-
-    /// A location with the fields that apply.
-    public init(
-        file: String? = nil, line: Int? = nil, entry: String? = nil, offset: UInt64? = nil, item: String? = nil,
-        field: String? = nil
-    ) {
-        self.file = file
-        self.line = line
-        self.entry = entry
-        self.offset = offset
-        self.item = item
-        self.field = field
-    }
-
-    /// Whether no field is set.
-    public var isEmpty: Bool { self == ErrorLocation() }
-}
-
 extension LibraryError {
     /// This error and the ones underneath it, outermost first.
     public var chain: [any LibraryError] {
@@ -64,4 +36,7 @@ extension LibraryError {
 
     /// The innermost error: where the problem really is.
     public var rootCause: any LibraryError { chain[chain.count - 1] }
+
+    /// The error itself: a library error is the library error underneath the one that wraps it.
+    public var libraryError: (any LibraryError)? { self }
 }

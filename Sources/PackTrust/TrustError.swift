@@ -1,10 +1,11 @@
 import ErrorReporting
 
 /// An error of signing and trust: a key, signature, root or catalog that is malformed or does
-/// not verify, or an update a client must refuse. Each says what failed and in which file.
-public struct TrustError: LibraryError, Equatable {
+/// not verify, or an update a client must refuse. Each says what failed and in which file (its
+/// ``location``: the file and the field).
+public struct TrustError: CodedError, Equatable {
     /// What went wrong; the raw value is the code's name in the error vocabulary.
-    public enum Code: String, Sendable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// A public or secret key file or string that is not minisign's format.
         case malformedKey
         /// A secret key encrypted with a password (packtool reads unencrypted keys).
@@ -49,45 +50,54 @@ public struct TrustError: LibraryError, Equatable {
         case malformedState
         /// An argument out of range (a threshold, an expiry).
         case invalidArgument
+
+        /// The code in a few English words, as messages show it.
+        public var summary: String {
+            switch self {
+            case .malformedKey: "malformed key"
+            case .encryptedKey: "encrypted key"
+            case .malformedSignature: "malformed signature"
+            case .keyMismatch: "signed by another key"
+            case .badSignature: "bad signature"
+            case .badTrustedComment: "bad trusted comment"
+            case .malformedRoot: "malformed root"
+            case .untrustedRoot: "untrusted root"
+            case .expiredRoot: "expired root"
+            case .malformedCatalog: "malformed catalog"
+            case .untrustedCatalog: "untrusted catalog"
+            case .rollback: "rollback"
+            case .catalogChanged: "catalog changed"
+            case .expiredCatalog: "expired catalog"
+            case .tooLarge: "too large"
+            case .unsafePath: "unsafe path"
+            case .packMismatch: "pack differs from the catalog"
+            case .versionNotNewer: "version not newer"
+            case .fileExists: "file exists"
+            case .fileUnreadable: "cannot read or write the file"
+            case .malformedState: "malformed trust state"
+            case .invalidArgument: "invalid argument"
+            }
+        }
     }
 
     /// What went wrong.
     public var code: Code
     /// What was found and what was expected.
     public var detail: String
-    /// The file the error is about (a key, signature, root, catalog or pack).
-    public var file: String?
-    /// What in it: `signature`, `trusted comment`, `packs[3].path`, a pack's name.
-    public var field: String?
+    /// The file the error is about (a key, signature, root, catalog or pack) and what in it
+    /// (`field`): `signature`, `trusted comment`, `packs[3].path`, a pack's name.
+    public var location: ErrorLocation
+    /// Always `nil`: a trust error is where the problem is.
+    public var underlying: Never?
 
     /// An error with its code, detail and, when known, the file and field.
-    public init(_ code: Code, _ detail: String, file: String? = nil, field: String? = nil) {
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Never? = nil) {
         self.code = code
         self.detail = detail
-        self.file = file
-        self.field = field
+        self.location = location
+        self.underlying = underlying
     }
 
     /// `PackTrust`.
     public static var library: String { "PackTrust" }
-    /// The code's raw value (`rollback`).
-    public var codeName: String { code.rawValue }
-    /// The file and the field.
-    public var location: ErrorLocation { ErrorLocation(file: file, field: field) }
-    /// `nil`: a trust error is where the problem is.
-    public var underlyingError: (any LibraryError)? { nil }
-
-    /// One line: `FILE: FIELD: DETAIL`, control characters dropped.
-    public var description: String {
-        let parts = [file, field, detail].compactMap { $0 }.filter { !$0.isEmpty }
-        return String(parts.joined(separator: ": ").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-    }
-
-    /// The same error about `file`, unless it already names one.
-    public func at(file: String) -> TrustError {
-        // (A file already named is kept: it is the more precise one.)
-        var located = self
-        if located.file == nil { located.file = file }
-        return located
-    }
 }

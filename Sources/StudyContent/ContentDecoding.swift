@@ -15,7 +15,7 @@ enum ContentDecoding {
 
     /// The file at `path` of `source`, decoded; ``ContentError/Code/notFound`` if it is missing.
     static func decode<T: Decodable>(_ type: T.Type, at path: String, from source: any ContentSource) throws(ContentError) -> T {
-        guard let data = try source.data(atPath: path) else { throw ContentError(.notFound, file: path) }
+        guard let data = try source.data(atPath: path) else { throw ContentError(.notFound, at: .file(path)) }
         return try decode(type, from: data, file: path)
     }
 
@@ -27,7 +27,7 @@ enum ContentDecoding {
         do {
             tree = try JSONValue.parse(data)
         } catch {
-            return ContentError(.malformed, file: file, line: error.line, "not valid JSON: \(error.message) (column \(error.column))")
+            return ContentError(.malformed, "not valid JSON: \(error.message) (column \(error.column))", at: .file(file, line: error.line))
         }
         var line = tree.line
         var found: String?
@@ -46,7 +46,7 @@ enum ContentDecoding {
             }
             if case .typeMismatch = decoding { found = node.typeName }
         }
-        return ContentError(.malformed, file: file, line: line, describe(error) + (found.map { ", found \($0)" } ?? ""))
+        return ContentError(.malformed, describe(error) + (found.map { ", found \($0)" } ?? ""), at: .file(file, line: line))
     }
 
     private static func codingPath(of error: DecodingError) -> [any CodingKey] {

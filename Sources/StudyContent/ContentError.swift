@@ -1,15 +1,16 @@
 import AssetLibrary
 import AssetPack
+import ErrorReporting
 
 /// An error in study content: which file (and line, when known), which item, why, and the
 /// pack or store error underneath when reading failed.
-public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ContentError: CodedError, Equatable {
     /// What went wrong: a stable identifier, with an English ``summary`` for messages.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// The file, or the item asked for, does not exist.
         case notFound
         /// The file exists but could not be read (a damaged pack, an I/O error): see
-        /// ``ContentError/cause``.
+        /// ``ContentError/underlying``.
         case unreadable
         /// The file is not well-formed (JSON syntax, a missing field, a table row of the wrong
         /// width).
@@ -61,49 +62,36 @@ public struct ContentError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The error underneath a content error: why a file could not be read.
-    public enum Cause: Sendable, Equatable {
+    public enum Cause: ErrorCause, Equatable {
         /// A pack could not be read (a CRC error, an I/O error).
         case pack(PackError)
         /// A store could not answer (its pack could not be read).
         case store(StoreError)
+
+        /// The pack or store error.
+        public var libraryError: (any LibraryError)? {
+            switch self {
+            case .pack(let error): error
+            case .store(let error): error
+            }
+        }
     }
 
     /// What went wrong.
     public var code: Code
-    /// The content file (`Banks/driving-rules/parking.json`).
-    public var file: String
-    /// The 1-based line in the file where the item or problem is, when known.
-    public var line: Int?
-    /// The item (question, card, lesson, category) id, when the error is about one.
-    public var item: String?
     /// A precise explanation: what was found and expected.
     public var detail: String
+    /// The content file (`Banks/driving-rules/parking.json`), the 1-based line in it where the
+    /// item or problem is, and the item (question, card, lesson, category) id, those known.
+    public var location: ErrorLocation
     /// What failed underneath, for ``Code/unreadable`` (a CRC error in a pack, an I/O error).
-    public var cause: Cause?
+    public var underlying: Cause?
 
-    /// Creates an error about `file` (and `item`); `detail` says what was found.
-    public init(
-        _ code: Code, file: String, line: Int? = nil, item: String? = nil, _ detail: String = "", cause: Cause? = nil
-    ) {
+    /// Creates an error; `detail` says what was found, `location` the file (and line and item).
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Cause? = nil) {
         self.code = code
-        self.file = file
-        self.line = line
-        self.item = item
         self.detail = detail
-        self.cause = cause
-    }
-
-    /// `FILE:LINE: ITEM: summary: detail`, control characters escaped; for an unreadable file,
-    /// the underlying error's own line follows.
-    public var description: String {
-        var parts = [file.escapingControlCharacters + (line.map { ":\($0)" } ?? "")]
-        if let item { parts.append(item.escapingControlCharacters) }
-        parts.append(detail.isEmpty ? code.summary : "\(code.summary): \(detail.escapingControlCharacters)")
-        switch cause {
-        case .pack(let error): parts.append(error.description)
-        case .store(let error): parts.append(error.description)
-        case nil: break
-        }
-        return parts.joined(separator: ": ")
+        self.location = location
+        self.underlying = underlying
     }
 }

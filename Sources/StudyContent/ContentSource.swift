@@ -36,7 +36,7 @@ public enum ContentPath {
     /// name a file of the pack.
     static func check(_ path: String, file: String, item: String?) throws(ContentError) {
         if let problem = problem(with: path) {
-            throw ContentError(.unsafeReference, file: file, item: item, "\"\(path)\": \(problem)")
+            throw ContentError(.unsafeReference, "\"\(path)\": \(problem)", at: .file(file, item: item))
         }
     }
 }
@@ -47,7 +47,7 @@ extension AssetView: ContentSource {
         do {
             return try hit.data()
         } catch {
-            throw ContentError(.unreadable, file: path, cause: .store(error))
+            throw ContentError(.unreadable, at: .file(path), underlying: .store(error))
         }
     }
 
@@ -68,7 +68,7 @@ extension Pack: ContentSource {
         do {
             return try data(for: entry)
         } catch {
-            throw ContentError(.unreadable, file: path, cause: .pack(error))
+            throw ContentError(.unreadable, at: .file(path), underlying: .pack(error))
         }
     }
 
@@ -102,7 +102,7 @@ public struct FolderSource: ContentSource {
         } catch where error.code == .fileNotFound {
             return nil
         } catch {
-            throw ContentError(.unreadable, file: path, cause: .pack(error))
+            throw ContentError(.unreadable, at: .file(path), underlying: .pack(error))
         }
     }
 

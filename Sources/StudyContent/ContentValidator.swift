@@ -51,10 +51,10 @@ public struct ContentValidator {
     /// The problem with a picture reference, if any: unsafe, or in neither the pack nor its base.
     private func pictureProblem(_ picture: String, file: String, line: Int?, item: String) -> ContentError? {
         if let problem = ContentPath.problem(with: picture) {
-            return ContentError(.unsafeReference, file: file, line: line, item: item, "\"\(picture)\": \(problem)")
+            return ContentError(.unsafeReference, "\"\(picture)\": \(problem)", at: .file(file, line: line, item: item))
         }
         guard pictures.contains(picture) else {
-            return ContentError(.missingPicture, file: file, line: line, item: item, picture)
+            return ContentError(.missingPicture, picture, at: .file(file, line: line, item: item))
         }
         return nil
     }
@@ -65,15 +65,15 @@ public struct ContentValidator {
         var seen = Set<String>()
         for (index, card) in deck.cards.enumerated() {
             let line = index < lines.count ? lines[index] : nil
-            if card.id.isEmpty { problems.append(ContentError(.emptyText, file: file, line: line, "a card has no id")) }
+            if card.id.isEmpty { problems.append(ContentError(.emptyText, "a card has no id", at: .file(file, line: line))) }
             if !card.id.isEmpty, !seen.insert(card.id).inserted {
-                problems.append(ContentError(.duplicateID, file: file, line: line, item: card.id))
+                problems.append(ContentError(.duplicateID, at: .file(file, line: line, item: card.id)))
             }
             if card.front.trimmingCharacters(in: .whitespaces).isEmpty {
-                problems.append(ContentError(.emptyText, file: file, line: line, item: card.id, "front"))
+                problems.append(ContentError(.emptyText, "front", at: .file(file, line: line, item: card.id)))
             }
             if card.back.trimmingCharacters(in: .whitespaces).isEmpty {
-                problems.append(ContentError(.emptyText, file: file, line: line, item: card.id, "back"))
+                problems.append(ContentError(.emptyText, "back", at: .file(file, line: line, item: card.id)))
             }
             if let picture = card.picture, let problem = pictureProblem(picture, file: file, line: line, item: card.id) {
                 problems.append(problem)
@@ -92,7 +92,7 @@ public struct ContentValidator {
             var lines = ItemLines((try content.data(atPath: file)).flatMap { try? JSONValue.parse($0) })
             func visit(_ id: String) -> Int? {
                 let line = lines.next(id)
-                if !seen.insert(id).inserted { problems.append(ContentError(.duplicateID, file: file, line: line, item: id)) }
+                if !seen.insert(id).inserted { problems.append(ContentError(.duplicateID, at: .file(file, line: line, item: id))) }
                 return line
             }
             let categoryLine = visit(category.id)
@@ -104,7 +104,7 @@ public struct ContentValidator {
                 for question in lesson.questions {
                     let at = visit(question.id)
                     func problem(_ code: ContentError.Code, _ detail: String = "") {
-                        problems.append(ContentError(code, file: file, line: at, item: question.id, detail))
+                        problems.append(ContentError(code, detail, at: .file(file, line: at, item: question.id)))
                     }
                     if question.prompt.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { problem(.emptyText, "prompt") }
                     if !(2...6).contains(question.choices.count) { problem(.choiceCount, "it has \(question.choices.count)") }
@@ -140,24 +140,22 @@ public struct ContentValidator {
         for category in reference.categories {
             let file = QuestionBank.categoryPath(bank: translation.id, category: category.id)
             if let other = translatedCategories[category.id], other.picture != category.picture {
-                problems.append(ContentError(.pictureMismatch, file: file, item: category.id, Self.pictures(other.picture, category.picture)))
+                problems.append(ContentError(.pictureMismatch, Self.pictures(other.picture, category.picture), at: .file(file, item: category.id)))
             }
             for question in category.questions {
                 guard let (other, here) = translated[question.id] else {
-                    problems.append(ContentError(.missingTranslation, file: file, item: question.id))
+                    problems.append(ContentError(.missingTranslation, at: .file(file, item: question.id)))
                     continue
                 }
                 if other.choices.count != question.choices.count {
                     problems.append(ContentError(
-                        .answerKeyMismatch, file: here, item: question.id,
-                        "\(other.choices.count) choices, the reference has \(question.choices.count)"))
+                        .answerKeyMismatch, "\(other.choices.count) choices, the reference has \(question.choices.count)", at: .file(here, item: question.id)))
                 } else if other.choices.map(\.correct) != question.choices.map(\.correct) {
                     problems.append(ContentError(
-                        .answerKeyMismatch, file: here, item: question.id,
-                        "correct: \(Self.key(other)) here, \(Self.key(question)) in the reference"))
+                        .answerKeyMismatch, "correct: \(Self.key(other)) here, \(Self.key(question)) in the reference", at: .file(here, item: question.id)))
                 }
                 if other.picture != question.picture {
-                    problems.append(ContentError(.pictureMismatch, file: here, item: question.id, Self.pictures(other.picture, question.picture)))
+                    problems.append(ContentError(.pictureMismatch, Self.pictures(other.picture, question.picture), at: .file(here, item: question.id)))
                 }
             }
         }
@@ -165,7 +163,7 @@ public struct ContentValidator {
         for category in translation.categories {
             let file = QuestionBank.categoryPath(bank: translation.id, category: category.id)
             for question in category.questions where !original.contains(question.id) {
-                problems.append(ContentError(.extraTranslation, file: file, item: question.id))
+                problems.append(ContentError(.extraTranslation, at: .file(file, item: question.id)))
             }
         }
         return problems
@@ -212,11 +210,11 @@ public struct ContentValidator {
     private func located(_ problems: [ContentError]) -> [ContentError] {
         var files: [String: ItemLines] = [:]
         return problems.map { problem in
-            guard problem.line == nil, let item = problem.item else { return problem }
-            let lines = files[problem.file] ?? ItemLines((try? content.data(atPath: problem.file))?.flatMap { try? JSONValue.parse($0) })
-            files[problem.file] = lines
+            guard problem.location.line == nil, let file = problem.location.file, let item = problem.location.item else { return problem }
+            let lines = files[file] ?? ItemLines((try? content.data(atPath: file))?.flatMap { try? JSONValue.parse($0) })
+            files[file] = lines
             var found = problem
-            found.line = lines.first(item)
+            found.location.line = lines.first(item)
             return found
         }
     }

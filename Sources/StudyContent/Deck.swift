@@ -97,13 +97,13 @@ public struct Deck: Sendable, Hashable, Codable {
             let path = "Decks/\(id).\(ext)"
             if source.contains(path) { return try load(path: path, from: source) }
         }
-        throw ContentError(.notFound, file: "Decks/\(id).{json,tsv,csv}", item: id)
+        throw ContentError(.notFound, at: .file("Decks/\(id).{json,tsv,csv}", item: id))
     }
 
     /// Loads the deck file at `path`.
     public static func load(path: String, from source: any ContentSource) throws(ContentError) -> Deck {
         try ContentPath.check(path, file: path, item: nil)
-        guard let data = try source.data(atPath: path) else { throw ContentError(.notFound, file: path) }
+        guard let data = try source.data(atPath: path) else { throw ContentError(.notFound, at: .file(path)) }
         return try decode(data, path: path)
     }
 
@@ -117,11 +117,11 @@ public struct Deck: Sendable, Hashable, Codable {
             return try ContentDecoding.decode(Deck.self, from: data, file: path)
         case "tsv", "csv":
             guard let text = String(validating: data, as: UTF8.self) else {
-                throw ContentError(.malformed, file: path, "not UTF-8")
+                throw ContentError(.malformed, "not UTF-8", at: .file(path))
             }
             return try decodeTable(text, delimiter: name.lowercased().hasSuffix("tsv") ? "\t" : ",", id: id, path: path)
         default:
-            throw ContentError(.malformed, file: path, "a deck is .json, .tsv or .csv")
+            throw ContentError(.malformed, "a deck is .json, .tsv or .csv", at: .file(path))
         }
     }
 
@@ -135,7 +135,7 @@ public struct Deck: Sendable, Hashable, Codable {
     {
         let table = try DelimitedText(text, delimiter: delimiter, file: path)
         for required in ["id", "front", "back"] where !table.header.contains(required) {
-            throw ContentError(.malformed, file: path, line: 1, "no \"\(required)\" column")
+            throw ContentError(.malformed, "no \"\(required)\" column", at: .file(path, line: 1))
         }
         let columns = Dictionary(table.header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let cards = table.records.map { record in

@@ -22,18 +22,17 @@ struct DelimitedText {
         } catch {
             switch error {
             case .unclosedQuote(let line):
-                throw ContentError(.malformed, file: file, line: line, "a quoted field opened on this line is never closed")
+                throw ContentError(.malformed, "a quoted field opened on this line is never closed", at: .file(file, line: line))
             case .textAfterQuote(let line):
-                throw ContentError(.malformed, file: file, line: line, "text after a quoted field's closing quote")
+                throw ContentError(.malformed, "text after a quoted field's closing quote", at: .file(file, line: line))
             }
         }
-        guard let first = rows.first else { throw ContentError(.malformed, file: file, line: 1, "no header row") }
+        guard let first = rows.first else { throw ContentError(.malformed, "no header row", at: .file(file, line: 1)) }
         header = first.fields.map { String(decoding: $0, as: UTF8.self) }
         records = rows.dropFirst().map { Record(fields: $0.fields.map { String(decoding: $0, as: UTF8.self) }, line: $0.line) }
         for record in records where record.fields.count != header.count {
             throw ContentError(
-                .malformed, file: file, line: record.line,
-                "the row has \(record.fields.count) fields, the header \(header.count)")
+                .malformed, "the row has \(record.fields.count) fields, the header \(header.count)", at: .file(file, line: record.line))
         }
     }
 }

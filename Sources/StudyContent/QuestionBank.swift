@@ -120,7 +120,7 @@ public struct QuestionBank: Sendable, Hashable {
         for category in index.categories {
             let path = categoryPath(bank: id, category: category)
             guard !category.contains("/") else {
-                throw ContentError(.unsafeReference, file: indexPath, item: category, "a category id is one name, without '/'")
+                throw ContentError(.unsafeReference, "a category id is one name, without '/'", at: .file(indexPath, item: category))
             }
             try ContentPath.check(path, file: indexPath, item: category)
             categories.append(try ContentDecoding.decode(BankCategory.self, at: path, from: source))

@@ -65,13 +65,13 @@ extension Answer {
         switch self {
         case .grade(let q):
             guard (0...5).contains(q) else {
-                throw StudyEngineError(.gradeOutOfRange, field: "grade", "\(scheduler.rawValue) grades are 0 to 5, got \(q)")
+                throw StudyEngineError(.gradeOutOfRange, "\(scheduler.rawValue) grades are 0 to 5, got \(q)", at: .field("grade"))
             }
             return q
         case .multipleChoice(let result):
             return result.sm2Grade
         case .right, .wrong, .incorrect:
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler.rawValue) takes a grade 0 to 5 or a multiple-choice result, got \(self)")
+            throw StudyEngineError(.answerNotAccepted, "\(scheduler.rawValue) takes a grade 0 to 5 or a multiple-choice result, got \(self)", at: .field("answer"))
         }
     }
 
@@ -80,13 +80,13 @@ extension Answer {
         switch self {
         case .grade(let g):
             guard let rating = CardGrade(rawValue: g) else {
-                throw StudyEngineError(.gradeOutOfRange, field: "grade", "\(scheduler.rawValue) grades are 1 (Again) to 4 (Easy), got \(g)")
+                throw StudyEngineError(.gradeOutOfRange, "\(scheduler.rawValue) grades are 1 (Again) to 4 (Easy), got \(g)", at: .field("grade"))
             }
             return rating
         case .multipleChoice(let result):
             return result.fsrsRating
         case .right, .wrong, .incorrect:
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler.rawValue) takes a grade 1 to 4 or a multiple-choice result, got \(self)")
+            throw StudyEngineError(.answerNotAccepted, "\(scheduler.rawValue) takes a grade 1 to 4 or a multiple-choice result, got \(self)", at: .field("answer"))
         }
     }
 
@@ -97,12 +97,12 @@ extension Answer {
         case .wrong: return false
         case .incorrect(let count):
             guard count >= 1 else {
-                throw StudyEngineError(.gradeOutOfRange, field: "answer", "a count of wrong answers is at least 1, got \(count)")
+                throw StudyEngineError(.gradeOutOfRange, "a count of wrong answers is at least 1, got \(count)", at: .field("answer"))
             }
             return false
         case .multipleChoice(let result): return result.isRight
         case .grade:
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(scheduler.rawValue) takes right or wrong (or a multiple-choice result), got \(self)")
+            throw StudyEngineError(.answerNotAccepted, "\(scheduler.rawValue) takes right or wrong (or a multiple-choice result), got \(self)", at: .field("answer"))
         }
     }
 }

@@ -146,8 +146,7 @@ public struct AnyScheduler: Sendable {
         func open<S: ReviewScheduler>(_ scheduler: S, _ random: inout Random) throws(StudyEngineError) -> Scheduled<CardState> {
             guard state.kind == scheduler.kind, let typed = state.value(as: S.State.self) else {
                 throw StudyEngineError(
-                    .stateFromAnotherScheduler, field: "state",
-                    "this is the \(scheduler.kind.rawValue) scheduler, the state was written by \(state.kind.rawValue)")
+                    .stateFromAnotherScheduler, "this is the \(scheduler.kind.rawValue) scheduler, the state was written by \(state.kind.rawValue)", at: .field("state"))
             }
             return try scheduler.review(typed, answer: answer, at: moment, random: &random).map { CardState(scheduler.kind, $0) }
         }

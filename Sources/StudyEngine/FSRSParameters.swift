@@ -40,13 +40,12 @@ public struct FSRSParameters: Sendable, Hashable, Codable, CustomStringConvertib
     /// Parameters from 21 values, each finite and within py-fsrs's bounds.
     public init(_ values: [Double]) throws(StudyEngineError) {
         guard values.count == 21 else {
-            throw StudyEngineError(.invalidConfiguration, field: "parameters", "FSRS takes 21 parameters, got \(values.count)")
+            throw StudyEngineError(.invalidConfiguration, "FSRS takes 21 parameters, got \(values.count)", at: .field("parameters"))
         }
         for (index, value) in values.enumerated() {
             guard value.isFinite, value >= Self.lowerBounds[index], value <= Self.upperBounds[index] else {
                 throw StudyEngineError(
-                    .invalidConfiguration, field: "w\(index)",
-                    "\(value) is outside py-fsrs's bounds [\(Self.lowerBounds[index]), \(Self.upperBounds[index])]")
+                    .invalidConfiguration, "\(value) is outside py-fsrs's bounds [\(Self.lowerBounds[index]), \(Self.upperBounds[index])]", at: .field("w\(index)"))
             }
         }
         self.values = values

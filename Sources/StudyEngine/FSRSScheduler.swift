@@ -55,21 +55,21 @@ public struct FSRSScheduler: ReviewScheduler {
     /// not positive, a maximum interval below 1, FSRS-5 with w19 ≠ 0 or w20 ≠ 0.5).
     public init(_ configuration: Configuration = Configuration(), calendar: LearnerCalendar = .utc, version: SchedulerKind = .fsrs6) throws(StudyEngineError) {
         guard version == .fsrs6 || version == .fsrs5 else {
-            throw StudyEngineError(.invalidConfiguration, field: "version", "an FSRS scheduler is fsrs6 or fsrs5, not \(version.rawValue)")
+            throw StudyEngineError(.invalidConfiguration, "an FSRS scheduler is fsrs6 or fsrs5, not \(version.rawValue)", at: .field("version"))
         }
         guard configuration.desiredRetention > 0, configuration.desiredRetention < 1 else {
-            throw StudyEngineError(.invalidConfiguration, field: "desiredRetention", "desired retention must be between 0 and 1, got \(configuration.desiredRetention)")
+            throw StudyEngineError(.invalidConfiguration, "desired retention must be between 0 and 1, got \(configuration.desiredRetention)", at: .field("desiredRetention"))
         }
         for (name, steps) in [("learningSteps", configuration.learningSteps), ("relearningSteps", configuration.relearningSteps)] {
             if let bad = steps.first(where: { !($0 > 0) || !$0.isFinite }) {
-                throw StudyEngineError(.invalidConfiguration, field: name, "steps must be positive durations, got \(bad) s")
+                throw StudyEngineError(.invalidConfiguration, "steps must be positive durations, got \(bad) s", at: .field(name))
             }
         }
         guard configuration.maximumInterval >= 1 else {
-            throw StudyEngineError(.invalidConfiguration, field: "maximumInterval", "the maximum interval is at least 1 day, got \(configuration.maximumInterval)")
+            throw StudyEngineError(.invalidConfiguration, "the maximum interval is at least 1 day, got \(configuration.maximumInterval)", at: .field("maximumInterval"))
         }
         if version == .fsrs5, configuration.parameters.values[19] != 0 || configuration.parameters.values[20] != 0.5 {
-            throw StudyEngineError(.invalidConfiguration, field: "parameters", "FSRS-5 has w19 = 0 and w20 = 0.5")
+            throw StudyEngineError(.invalidConfiguration, "FSRS-5 has w19 = 0 and w20 = 0.5", at: .field("parameters"))
         }
         self.configuration = configuration
         self.calendar = calendar
@@ -116,26 +116,26 @@ public struct FSRSScheduler: ReviewScheduler {
     /// before the last review.
     public func validate(_ state: FSRSState) throws(StudyEngineError) {
         if let s = state.stability, !(s.isFinite && s >= FSRSParameters.minimumStability) {
-            throw StudyEngineError(.invalidState, field: "stability", "stability must be at least \(FSRSParameters.minimumStability) days, got \(s)")
+            throw StudyEngineError(.invalidState, "stability must be at least \(FSRSParameters.minimumStability) days, got \(s)", at: .field("stability"))
         }
         if let d = state.difficulty, !(d >= 1 && d <= 10) {
-            throw StudyEngineError(.invalidState, field: "difficulty", "difficulty must be 1 to 10, got \(d)")
+            throw StudyEngineError(.invalidState, "difficulty must be 1 to 10, got \(d)", at: .field("difficulty"))
         }
         if (state.stability == nil) != (state.difficulty == nil) || (state.stability == nil && state.phase != .learning) {
-            throw StudyEngineError(.invalidState, field: "stability", "stability and difficulty are set together, and only a new card has neither")
+            throw StudyEngineError(.invalidState, "stability and difficulty are set together, and only a new card has neither", at: .field("stability"))
         }
         switch state.phase {
         case .learning, .relearning:
             guard let step = state.step, step >= 0 else {
-                throw StudyEngineError(.invalidState, field: "step", "a \(state.phase.rawValue) card needs a step of 0 or more")
+                throw StudyEngineError(.invalidState, "a \(state.phase.rawValue) card needs a step of 0 or more", at: .field("step"))
             }
         case .review:
             guard state.step == nil else {
-                throw StudyEngineError(.invalidState, field: "step", "a review card has no step")
+                throw StudyEngineError(.invalidState, "a review card has no step", at: .field("step"))
             }
         }
         if let last = state.lastReview, state.due < last {
-            throw StudyEngineError(.dueBeforeLastReview, field: "due", "\(kind.rawValue) due \(state.due.isoText) is before the last review \(last.isoText)")
+            throw StudyEngineError(.dueBeforeLastReview, "\(kind.rawValue) due \(state.due.isoText) is before the last review \(last.isoText)", at: .field("due"))
         }
     }
 

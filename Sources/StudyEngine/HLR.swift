@@ -101,10 +101,10 @@ public struct HLRScheduler: ReviewScheduler {
     /// Checks the counts are not negative and due is not before the last practice.
     public func validate(_ state: State) throws(StudyEngineError) {
         guard state.right >= 0, state.wrong >= 0 else {
-            throw StudyEngineError(.invalidState, field: state.right < 0 ? "right" : "wrong", "hlr counts cannot be negative, got right \(state.right), wrong \(state.wrong)")
+            throw StudyEngineError(.invalidState, "hlr counts cannot be negative, got right \(state.right), wrong \(state.wrong)", at: .field(state.right < 0 ? "right" : "wrong"))
         }
         if let last = state.lastPractice, state.due < last {
-            throw StudyEngineError(.dueBeforeLastReview, field: "due", "hlr due \(state.due.isoText) is before the last practice \(last.isoText)")
+            throw StudyEngineError(.dueBeforeLastReview, "hlr due \(state.due.isoText) is before the last practice \(last.isoText)", at: .field("due"))
         }
     }
 

@@ -64,10 +64,10 @@ public struct HalfLifeScheduler: ReviewScheduler {
     /// Checks 0 ≤ h ≤ the maximum and due not before the last practice.
     public func validate(_ state: State) throws(StudyEngineError) {
         guard (0...maximumHalfLife).contains(state.halfLifeDays) else {
-            throw StudyEngineError(.invalidState, field: "halfLifeDays", "half-life must be 0 to \(maximumHalfLife) days, got \(state.halfLifeDays)")
+            throw StudyEngineError(.invalidState, "half-life must be 0 to \(maximumHalfLife) days, got \(state.halfLifeDays)", at: .field("halfLifeDays"))
         }
         if let last = state.lastPractice, state.due < last {
-            throw StudyEngineError(.dueBeforeLastReview, field: "due", "half-life due \(state.due.isoText) is before the last practice \(last.isoText)")
+            throw StudyEngineError(.dueBeforeLastReview, "half-life due \(state.due.isoText) is before the last practice \(last.isoText)", at: .field("due"))
         }
     }
 

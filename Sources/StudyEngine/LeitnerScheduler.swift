@@ -66,13 +66,13 @@ public struct LeitnerScheduler: ReviewScheduler {
     /// Checks the level is 1–7, session days are at least 1, due not before the last review.
     public func validate(_ state: State) throws(StudyEngineError) {
         guard (1...Self.levels).contains(state.level) else {
-            throw StudyEngineError(.invalidState, field: "level", "leitner levels are 1 to 7, got \(state.level)")
+            throw StudyEngineError(.invalidState, "leitner levels are 1 to 7, got \(state.level)", at: .field("level"))
         }
         guard state.dueSessionDay >= 1 else {
-            throw StudyEngineError(.invalidState, field: "dueSessionDay", "session days start at 1, got \(state.dueSessionDay)")
+            throw StudyEngineError(.invalidState, "session days start at 1, got \(state.dueSessionDay)", at: .field("dueSessionDay"))
         }
         if let last = state.lastSessionDay, last > state.dueSessionDay {
-            throw StudyEngineError(.dueBeforeLastReview, field: "dueSessionDay", "leitner due session day \(state.dueSessionDay) is before the last review's session day \(last)")
+            throw StudyEngineError(.dueBeforeLastReview, "leitner due session day \(state.dueSessionDay) is before the last review's session day \(last)", at: .field("dueSessionDay"))
         }
     }
 
@@ -97,14 +97,14 @@ public struct LeitnerScheduler: ReviewScheduler {
     ) throws(StudyEngineError) -> Scheduled<State> {
         try validate(state)
         guard !state.retired else {
-            throw StudyEngineError(.itemRetired, field: "retired", "leitner: the item was retired after level 7 and is not reviewed again")
+            throw StudyEngineError(.itemRetired, "leitner: the item was retired after level 7 and is not reviewed again", at: .field("retired"))
         }
         let right = try answer.isRight(for: kind)
         guard let day = moment.sessionDay else {
-            throw StudyEngineError(.missingSessionDay, field: "sessionDay", "the session-calendar leitner scheduler needs the deck's session day")
+            throw StudyEngineError(.missingSessionDay, "the session-calendar leitner scheduler needs the deck's session day", at: .field("sessionDay"))
         }
         guard day >= 1 else {
-            throw StudyEngineError(.invalidState, field: "sessionDay", "session days start at 1, got \(day)")
+            throw StudyEngineError(.invalidState, "session days start at 1, got \(day)", at: .field("sessionDay"))
         }
         var next = state
         next.lastSessionDay = day
@@ -162,10 +162,10 @@ public struct WallClockLeitnerScheduler: ReviewScheduler {
     /// Checks the box is 1–7 and due is not before the last review.
     public func validate(_ state: State) throws(StudyEngineError) {
         guard (1...LeitnerScheduler.levels).contains(state.box) else {
-            throw StudyEngineError(.invalidState, field: "box", "leitner boxes are 1 to 7, got \(state.box)")
+            throw StudyEngineError(.invalidState, "leitner boxes are 1 to 7, got \(state.box)", at: .field("box"))
         }
         if let last = state.lastReview, state.due < last {
-            throw StudyEngineError(.dueBeforeLastReview, field: "due", "leitner-wallclock due \(state.due.isoText) is before the last review \(last.isoText)")
+            throw StudyEngineError(.dueBeforeLastReview, "leitner-wallclock due \(state.due.isoText) is before the last review \(last.isoText)", at: .field("due"))
         }
     }
 
@@ -175,7 +175,7 @@ public struct WallClockLeitnerScheduler: ReviewScheduler {
     ) throws(StudyEngineError) -> Scheduled<State> {
         try validate(state)
         guard !state.retired else {
-            throw StudyEngineError(.itemRetired, field: "retired", "leitner-wallclock: the item was retired after box 7 and is not reviewed again")
+            throw StudyEngineError(.itemRetired, "leitner-wallclock: the item was retired after box 7 and is not reviewed again", at: .field("retired"))
         }
         let right = try answer.isRight(for: kind)
         var next = state

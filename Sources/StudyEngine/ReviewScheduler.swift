@@ -54,7 +54,7 @@ extension ReviewScheduler {
     /// scheduler, a grade for SM-2 and FSRS.
     public func validate(_ answer: Answer) throws(StudyEngineError) {
         if case .incorrect = answer {
-            throw StudyEngineError(.answerNotAccepted, field: "answer", "\(kind.rawValue) takes right or wrong; counts of wrong answers are for the staged scheduler")
+            throw StudyEngineError(.answerNotAccepted, "\(kind.rawValue) takes right or wrong; counts of wrong answers are for the staged scheduler", at: .field("answer"))
         }
         _ = try answer.isRight(for: kind)
     }

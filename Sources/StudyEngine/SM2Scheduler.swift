@@ -107,16 +107,16 @@ public struct SM2Scheduler: ReviewScheduler {
     /// Checks n ≥ 0, EF ≥ 1.30, 0 ≤ I ≤ the maximum, due not before the last review.
     public func validate(_ state: State) throws(StudyEngineError) {
         guard state.repetitions >= 0 else {
-            throw StudyEngineError(.invalidState, field: "repetitions", "sm2 repetitions cannot be negative, got \(state.repetitions)")
+            throw StudyEngineError(.invalidState, "sm2 repetitions cannot be negative, got \(state.repetitions)", at: .field("repetitions"))
         }
         guard state.easinessHundredths >= 130 else {
-            throw StudyEngineError(.invalidState, field: "easinessHundredths", "sm2 EF is at least 1.30, got \(state.easinessHundredths) hundredths")
+            throw StudyEngineError(.invalidState, "sm2 EF is at least 1.30, got \(state.easinessHundredths) hundredths", at: .field("easinessHundredths"))
         }
         guard (0...maximumInterval).contains(state.intervalDays) else {
-            throw StudyEngineError(.invalidState, field: "intervalDays", "sm2 interval must be 0 to \(maximumInterval) days, got \(state.intervalDays)")
+            throw StudyEngineError(.invalidState, "sm2 interval must be 0 to \(maximumInterval) days, got \(state.intervalDays)", at: .field("intervalDays"))
         }
         if let last = state.lastReview, state.due < last {
-            throw StudyEngineError(.dueBeforeLastReview, field: "due", "sm2 due \(state.due.isoText) is before the last review \(last.isoText)")
+            throw StudyEngineError(.dueBeforeLastReview, "sm2 due \(state.due.isoText) is before the last review \(last.isoText)", at: .field("due"))
         }
     }
 

@@ -106,10 +106,10 @@ public struct StagedScheduler: ReviewScheduler {
     /// Checks the stage is 0–9 and due is not before the last review.
     public func validate(_ state: State) throws(StudyEngineError) {
         guard (0...9).contains(state.stage) else {
-            throw StudyEngineError(.invalidState, field: "stage", "staged stages are 0 (lesson) to 9 (burned), got \(state.stage)")
+            throw StudyEngineError(.invalidState, "staged stages are 0 (lesson) to 9 (burned), got \(state.stage)", at: .field("stage"))
         }
         if let last = state.lastReview, state.due < last {
-            throw StudyEngineError(.dueBeforeLastReview, field: "due", "staged due \(state.due.isoText) is before the last review \(last.isoText)")
+            throw StudyEngineError(.dueBeforeLastReview, "staged due \(state.due.isoText) is before the last review \(last.isoText)", at: .field("due"))
         }
     }
 
@@ -118,7 +118,7 @@ public struct StagedScheduler: ReviewScheduler {
         switch answer {
         case .incorrect(let count):
             guard count >= 1 else {
-                throw StudyEngineError(.gradeOutOfRange, field: "answer", "a count of wrong answers is at least 1, got \(count)")
+                throw StudyEngineError(.gradeOutOfRange, "a count of wrong answers is at least 1, got \(count)", at: .field("answer"))
             }
             return count
         case .multipleChoice(let result):
@@ -135,7 +135,7 @@ public struct StagedScheduler: ReviewScheduler {
     ) throws(StudyEngineError) -> Scheduled<State> {
         try validate(state)
         guard state.stage < 9 else {
-            throw StudyEngineError(.itemRetired, field: "stage", "staged: the item is burned and is not reviewed again")
+            throw StudyEngineError(.itemRetired, "staged: the item is burned and is not reviewed again", at: .field("stage"))
         }
         let wrong = try wrongAnswers(answer)
         var next = state

@@ -1,12 +1,16 @@
-/// An error from the study engine: a stable code, where it happened (file, row, field) and why.
+import ErrorReporting
+
+/// An error from the study engine: a stable code, why, and where it happened (its ``location``:
+/// a field, and a file and line when the value came from one).
 ///
 /// The engine never traps on data from a file or a user: a grade out of range, a state written by
-/// another scheduler, a due date before the last review, a malformed review log all come back as
-/// this error, with a one-line ``description`` a user can act on.
-public struct StudyEngineError: Error, Sendable, Hashable, CustomStringConvertible {
+/// another scheduler, a due date before the last review, a setting out of range all come back as
+/// this error, with a one-line ``description`` a user can act on. (A review log's problems are
+/// StudyResearch's `ReviewLogError`.)
+public struct StudyEngineError: CodedError, Hashable {
     /// What went wrong. The raw value (the case's name, as every library's codes are spelled) is
     /// stable: scripts and tests may match on it.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// A grade outside the scheduler's scale (SM-2 0–5, FSRS 1–4).
         case gradeOutOfRange
         /// An answer kind the scheduler does not take (a grade for Leitner, right/wrong for SM-2).
@@ -23,57 +27,23 @@ public struct StudyEngineError: Error, Sendable, Hashable, CustomStringConvertib
         case missingSessionDay
         /// A scheduler setting out of its range (retention, steps, parameters, weights).
         case invalidConfiguration
-        /// A review-log row that cannot be read: wrong field count, a field that does not parse.
-        case malformedRow
-        /// A review-log header naming a column the reader does not know.
-        case unknownColumn
-        /// A review-log header without a required column.
-        case missingColumn
-        /// A review-log row earlier in time than the row before it.
-        case outOfTimeOrder
-        /// A review log with no reviews, or too few to do what was asked.
-        case notEnoughReviews
-        /// A file that cannot be read at all.
-        case unreadableFile
     }
 
     /// What went wrong.
     public var code: Code
-    /// The file, when the error is about one.
-    public var file: String?
-    /// The 1-based line of the file (the header is line 1), when the error is about one.
-    public var row: Int?
-    /// The column or state field, when the error is about one.
-    public var field: String?
     /// Why, in words: the offending value and what was expected.
     public var detail: String
+    /// The column or state field the error is about, and the file and 1-based line when the
+    /// value came from one.
+    public var location: ErrorLocation
+    /// Always `nil`: an engine error is where the problem is.
+    public var underlying: Never?
 
-    /// An error with its code, its place, and the reason.
-    public init(_ code: Code, file: String? = nil, row: Int? = nil, field: String? = nil, _ detail: String) {
+    /// An error with its code, the reason, and its place.
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Never? = nil) {
         self.code = code
-        self.file = file
-        self.row = row
-        self.field = field
         self.detail = detail
-    }
-
-    /// One line: `FILE:ROW: FIELD: code: detail`, with the parts that apply.
-    public var description: String {
-        var place = ""
-        if let file { place += file }
-        if let row { place += place.isEmpty ? "row \(row)" : ":\(row)" }
-        var parts: [String] = []
-        if !place.isEmpty { parts.append(place) }
-        if let field { parts.append(field) }
-        parts.append(code.rawValue)
-        parts.append(detail)
-        return parts.joined(separator: ": ")
-    }
-
-    /// The same error, placed in `file`.
-    package func located(in file: String) -> StudyEngineError {
-        var copy = self
-        copy.file = file
-        return copy
+        self.location = location
+        self.underlying = underlying
     }
 }

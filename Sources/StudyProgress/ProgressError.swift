@@ -1,14 +1,16 @@
+import ErrorReporting
 import StudyContent
 import StudyEngine
 
-/// An error of the progress store or a session: a stable code, where (database path, item), why.
+/// An error of the progress store or a session: a stable code, why, where (its ``location``: the
+/// database file, the item) and the engine's or content's error underneath.
 ///
 /// A damaged database file, one written by a newer version of the schema, a path that is a folder
 /// or cannot be written: each is one of these, and the file is left as it was.
-public struct ProgressError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ProgressError: CodedError, Equatable {
     /// What went wrong. The raw value (the case's name, as every library's codes are spelled) is
     /// stable: scripts and tests may match on it.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// The file is not an SQLite database, or SQLite reports it corrupt.
         case damagedDatabase
         /// The database was written by a newer schema than this library knows.
@@ -35,51 +37,45 @@ public struct ProgressError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// What went wrong.
     public var code: Code
-    /// The database file, or the pack or content, the error is about.
-    public var path: String?
-    /// The item (`source/item`), when the error is about one.
-    public var item: String?
     /// Why, in words (empty when the error underneath says it).
     public var detail: String
+    /// The database file (or the pack or content) and the item (`source/item`), those the error
+    /// is about.
+    public var location: ErrorLocation
     /// The error underneath, for ``Code/engine`` and ``Code/content``, kept as a typed value.
     public var underlying: Underlying?
 
     /// The error of another library that a progress error carries.
-    public enum Underlying: Sendable, Equatable {
+    public enum Underlying: ErrorCause, Equatable {
         /// The scheduler refused the answer or the stored state.
         case engine(StudyEngineError)
         /// The content could not be read or does not hold what was asked for.
         case content(ContentError)
-    }
 
-    /// An error with its code, its place and the reason.
-    public init(_ code: Code, path: String? = nil, item: String? = nil, _ detail: String, underlying: Underlying? = nil) {
-        self.code = code
-        self.path = path
-        self.item = item
-        self.detail = detail
-        self.underlying = underlying
-    }
-
-    /// One line: `PATH: ITEM: code: detail`, with the parts that apply, then the error underneath.
-    public var description: String {
-        var parts = [path, item].compactMap { $0 } + [code.rawValue]
-        if !detail.isEmpty { parts.append(detail) }
-        switch underlying {
-        case .engine(let error): parts.append(error.description)
-        case .content(let error): parts.append(error.description)
-        case nil: break
+        /// The engine's or the content's error.
+        public var libraryError: (any LibraryError)? {
+            switch self {
+            case .engine(let error): error
+            case .content(let error): error
+            }
         }
-        return parts.joined(separator: ": ")
+    }
+
+    /// An error with its code, the reason, its place and the error underneath.
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: Underlying? = nil) {
+        self.code = code
+        self.detail = detail
+        self.location = location
+        self.underlying = underlying
     }
 
     /// The scheduler's refusal, about `item`.
     init(_ error: StudyEngineError, item: String? = nil) {
-        self.init(.engine, item: item, "", underlying: .engine(error))
+        self.init(.engine, at: .item(item), underlying: .engine(error))
     }
 
     /// Content that could not be read.
     init(_ error: ContentError) {
-        self.init(.content, "", underlying: .content(error))
+        self.init(.content, underlying: .content(error))
     }
 }

@@ -8,20 +8,17 @@ import StudyEngine
 extension ProgressStore {
 
     static func wrap(_ error: any Error, path: String) -> ProgressError {
-        if var error = error as? ProgressError {
-            error.path = error.path ?? path
-            return error
-        }
+        if let error = error as? ProgressError { return error.at(file: path) }
         guard let error = error as? DatabaseError else {
-            return ProgressError(.database, path: path, "\(error)")
+            return ProgressError(.database, "\(error)", at: .file(path))
         }
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-            return ProgressError(.damagedDatabase, path: path, "not a sound SQLite database (\(error.message ?? "\(error.resultCode)"))")
+            return ProgressError(.damagedDatabase, "not a sound SQLite database (\(error.message ?? "\(error.resultCode)"))", at: .file(path))
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
-            return ProgressError(.notWritable, path: path, error.message ?? "\(error.resultCode)")
+            return ProgressError(.notWritable, error.message ?? "\(error.resultCode)", at: .file(path))
         default:
-            return ProgressError(.database, path: path, error.message ?? "\(error)")
+            return ProgressError(.database, error.message ?? "\(error)", at: .file(path))
         }
     }
 
@@ -85,17 +82,17 @@ extension ProgressStore {
         var isFolder: ObjCBool = false
         if files.fileExists(atPath: path, isDirectory: &isFolder) {
             if isFolder.boolValue {
-                throw ProgressError(.isFolder, path: path, "is a folder; give the database file's path")
+                throw ProgressError(.isFolder, "is a folder; give the database file's path", at: .file(path))
             }
             guard files.isWritableFile(atPath: path) else {
-                throw ProgressError(.notWritable, path: path, "the database file is read-only")
+                throw ProgressError(.notWritable, "the database file is read-only", at: .file(path))
             }
             guard let header = readHeader(path) else {
-                throw ProgressError(.notWritable, path: path, "cannot be opened")
+                throw ProgressError(.notWritable, "cannot be opened", at: .file(path))
             }
             if header.isEmpty { return }
             guard header == sqliteHeader else {
-                throw ProgressError(.damagedDatabase, path: path, "not an SQLite database (its first bytes are not SQLite's header)")
+                throw ProgressError(.damagedDatabase, "not an SQLite database (its first bytes are not SQLite's header)", at: .file(path))
             }
             do {
                 let superseded: Bool
@@ -108,11 +105,11 @@ extension ProgressStore {
                     superseded = try hasNewerSchema(path, readonly: false)
                 }
                 if superseded {
-                    throw ProgressError(.newerSchema, path: path, "written by a newer version of this library; open it with that version")
+                    throw ProgressError(.newerSchema, "written by a newer version of this library; open it with that version", at: .file(path))
                 }
             } catch let error as DatabaseError where ![.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_NOMEM].contains(error.resultCode) {
                 // The file is there and SQLite cannot read its schema: damaged, whatever the code.
-                throw ProgressError(.damagedDatabase, path: path, "SQLite cannot read it (\(error.message ?? "\(error.resultCode)"))")
+                throw ProgressError(.damagedDatabase, "SQLite cannot read it (\(error.message ?? "\(error.resultCode)"))", at: .file(path))
             } catch {
                 throw wrap(error, path: path)
             }
@@ -120,10 +117,10 @@ extension ProgressStore {
             let folder = (path as NSString).deletingLastPathComponent
             let parent = folder.isEmpty ? "." : folder
             guard files.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-                throw ProgressError(.notWritable, path: path, "its folder \(parent) does not exist")
+                throw ProgressError(.notWritable, "its folder \(parent) does not exist", at: .file(path))
             }
             guard files.isWritableFile(atPath: parent) else {
-                throw ProgressError(.notWritable, path: path, "its folder \(parent) is read-only")
+                throw ProgressError(.notWritable, "its folder \(parent) is read-only", at: .file(path))
             }
         }
     }

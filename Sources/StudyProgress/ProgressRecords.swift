@@ -91,7 +91,7 @@ struct ItemRow: FetchableRecord, TableRecord {
         do {
             state = try Self.state(row["state"])
         } catch {
-            throw ProgressError(.damagedDatabase, item: key.description, "the stored state does not decode: \(error)")
+            throw ProgressError(.damagedDatabase, "the stored state does not decode: \(error)", at: .item(key.description))
         }
         let due: Due
         if let date: Double = row["due"] {
@@ -135,7 +135,7 @@ struct ReviewRow: FetchableRecord, TableRecord {
             do {
                 return try decoder.decode(T.self, from: Data(text.utf8))
             } catch {
-                throw ProgressError(.damagedDatabase, item: key.description, "review \(column) does not decode: \(error)")
+                throw ProgressError(.damagedDatabase, "review \(column) does not decode: \(error)", at: .item(key.description))
             }
         }
         let beforeText: String? = row["before"]

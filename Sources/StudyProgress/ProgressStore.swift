@@ -233,7 +233,7 @@ public final class ProgressStore: Sendable {
             try log.finish()
             var replayer = Replayer()
             guard let result = replayer.answer(logged.event, to: before) else {
-                throw ProgressError(.database, item: key.description, "the answer's event does not replay")
+                throw ProgressError(.database, "the answer's event does not replay", at: .item(key.description))
             }
             try Self.saveAppended(&log, logged, result.after, row: row, place: position, replayer: &replayer)
             if before == nil, let position {
@@ -308,7 +308,7 @@ public final class ProgressStore: Sendable {
                     return try Self.undo(target, log: &log, place: place)
                 }
             }
-            throw ProgressError(.nothingToUndo, path: nil, item: source, "no answer to take back")
+            throw ProgressError(.nothingToUndo, "no answer to take back", at: .item(source))
         }
     }
 
@@ -319,7 +319,7 @@ public final class ProgressStore: Sendable {
             var log = try LogTransaction(db)
             guard let target = try log.events(of: record.key).first(where: { $0.seq == record.id }), target.event.kind == .answer, !target.cancelled
             else {
-                throw ProgressError(.nothingToUndo, path: nil, item: record.key.description, "that answer is already taken back")
+                throw ProgressError(.nothingToUndo, "that answer is already taken back", at: .item(record.key.description))
             }
             return try Self.undo(target, log: &log, place: place)
         }
@@ -334,7 +334,7 @@ public final class ProgressStore: Sendable {
         _ = replayer.replay(try log.events(of: key)) { logged, before, after, recalled in
             if logged.seq == target.seq { undone = reviewRecord(logged, before: before, after: after, recalled: recalled) }
         }
-        guard var undone else { throw ProgressError(.nothingToUndo, item: key.description, "the answer does not replay") }
+        guard var undone else { throw ProgressError(.nothingToUndo, "the answer does not replay", at: .item(key.description)) }
         _ = try log.appendLocal(.undo, key, target.event.id.bytes, wall: milliseconds(Date()))
         try log.finish()
         let progress = try replayItem(&log, key, replayer: &replayer, orphan: orphan)
@@ -398,7 +398,7 @@ extension ProgressStore {
                     result = try body(db)
                     return .commit
                 }
-                guard let result else { throw ProgressError(.database, path: path, "the transaction returned nothing") }
+                guard let result else { throw ProgressError(.database, "the transaction returned nothing", at: .file(path)) }
                 return result
             }
         } catch {

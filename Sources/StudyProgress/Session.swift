@@ -215,7 +215,7 @@ public final class StudySession {
     /// Records the answer `makeAnswer` gives for the scheduler of the first item of the queue.
     private func answer(duration: TimeInterval, at moment: Date, _ makeAnswer: (AnyScheduler) -> Answer) throws(ProgressError) -> ReviewRecord {
         guard let position = pending.first else {
-            throw ProgressError(.invalidAnswer, path: store.path, "the session has no item left to answer")
+            throw ProgressError(.invalidAnswer, "the session has no item left to answer", at: .file(store.path))
         }
         let item = material.items[position]
         // The item's row is read once, inside the answer's transaction.
@@ -249,7 +249,7 @@ public final class StudySession {
     @discardableResult
     public func undo() throws(ProgressError) -> StudyMaterial.Item {
         guard let last = answered.last, let position = material.positions[last.key] else {
-            throw ProgressError(.nothingToUndo, path: store.path, "no answer in this session to take back")
+            throw ProgressError(.nothingToUndo, "no answer in this session to take back", at: .file(store.path))
         }
         let item = material.items[position]
         try store.undo(last) { material.position(of: $0) }
@@ -267,7 +267,7 @@ public final class StudySession {
     public func focus(on item: String, direction: String = "") throws(ProgressError) {
         let key = ItemKey(source: material.source, item: item, direction: direction)
         guard let position = material.position(of: key) else {
-            throw ProgressError(.unknownItem, path: store.path, item: key.description, "no item with this id in \(material.source)")
+            throw ProgressError(.unknownItem, "no item with this id in \(material.source)", at: .file(store.path, item: key.description))
         }
         pending = [position]
     }

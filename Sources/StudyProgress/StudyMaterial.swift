@@ -155,8 +155,8 @@ public struct StudyMaterial: Sendable {
             case .bank: return StudyMaterial(bank: try QuestionBank.load(id: id, from: content))
             case .deck: return StudyMaterial(deck: try Deck.load(id: id, from: content), bothWays: bothWays)
             }
-        } catch where error.code == .notFound && (kind == .deck || error.file == QuestionBank.indexPath(of: id)) {
-            throw ProgressError(.unknownContent, item: "\(kind.rawValue)/\(id)", "no \(kind.rawValue) with this id in the mounted packs")
+        } catch where error.code == .notFound && (kind == .deck || error.location.file == QuestionBank.indexPath(of: id)) {
+            throw ProgressError(.unknownContent, "no \(kind.rawValue) with this id in the mounted packs", at: .item("\(kind.rawValue)/\(id)"))
         } catch {
             throw ProgressError(error)
         }

@@ -1,12 +1,13 @@
 import Foundation
 import StudyContent
+import ErrorReporting
 import StudyEngine
 
 /// A learner's review log: one row per review, in time order (the format of py-fsrs's
 /// `review-log-12k.csv`: `card_id,review_rating,review_time,review_duration`).
 ///
 /// The reader is strict, because a wrong figure from a silently skipped row is worse than an
-/// error: every problem is a `StudyEngineError` naming the line and the field.
+/// error: every problem is a ``ReviewLogError`` naming the file, the line and the field.
 public struct ReviewLog: Sendable, Hashable {
     /// One review.
     public struct Entry: Sendable, Hashable {
@@ -49,9 +50,9 @@ public struct ReviewLog: Sendable, Hashable {
     public let cards: [[Int]]
 
     /// A log of `entries`, which must be in time order; numbers the cards.
-    public init(entries: [Entry]) throws(StudyEngineError) {
+    public init(entries: [Entry]) throws(ReviewLogError) {
         for (previous, entry) in zip(entries, entries.dropFirst()) where entry.time < previous.time {
-            throw StudyEngineError(.outOfTimeOrder, row: entry.row, field: "review_time", "\(entry.time.isoText) is before the previous review's \(previous.time.isoText) (line \(previous.row))")
+            throw ReviewLogError(.outOfTimeOrder, "\(entry.time.isoText) is before the previous review's \(previous.time.isoText) (line \(previous.row))", at: .line(entry.row, field: "review_time"))
         }
         var numbered = entries
         var index: [String: Int] = [:]
@@ -72,49 +73,51 @@ public struct ReviewLog: Sendable, Hashable {
     }
 
     /// Reads the CSV file at `path`; errors name the file and the line.
-    public init(contentsOfFile path: String) throws(StudyEngineError) {
+    public init(contentsOfFile path: String) throws(ReviewLogError) {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw StudyEngineError(.unreadableFile, file: path, "cannot read the review log: \(error.localizedDescription)")
+            throw ReviewLogError(.unreadableFile, "cannot read the review log: \(error.localizedDescription)", at: .file(path))
         }
-        do throws(StudyEngineError) {
+        do throws(ReviewLogError) {
             try self.init(csv: data)
         } catch {
-            throw error.located(in: path)
+            var located = error
+            located.location.file = path
+            throw located
         }
     }
 
     /// Parses CSV text: a header naming known columns, then one review per line.
-    public init(csv: Data) throws(StudyEngineError) {
+    public init(csv: Data) throws(ReviewLogError) {
         let records: [DelimitedRows.Record]
         do {
             records = try DelimitedRows.parse([UInt8](csv), delimiter: UInt8(ascii: ","))
         } catch {
             switch error {
-            case .unclosedQuote(let line): throw StudyEngineError(.malformedRow, row: line, "a quoted field opened on this line is never closed")
-            case .textAfterQuote(let line): throw StudyEngineError(.malformedRow, row: line, "text after a quoted field's closing quote")
+            case .unclosedQuote(let line): throw ReviewLogError(.malformedRow, "a quoted field opened on this line is never closed", at: .line(line))
+            case .textAfterQuote(let line): throw ReviewLogError(.malformedRow, "text after a quoted field's closing quote", at: .line(line))
             }
         }
         // Fields trimmed of spaces and tabs; a line of nothing but those is no review.
         let lines = records.map { (row: $0.line, fields: $0.fields.map(Self.trimmed)) }.filter { !($0.fields.count == 1 && $0.fields[0].isEmpty) }
         guard let header = lines.first else {
-            throw StudyEngineError(.notEnoughReviews, row: 1, "the review log is empty: it needs a header and at least one review")
+            throw ReviewLogError(.notEnoughReviews, "the review log is empty: it needs a header and at least one review", at: .line(1))
         }
         var index: [String: Int] = [:]
         for (position, rawName) in header.fields.enumerated() {
             let name = String(decoding: rawName, as: UTF8.self)
             guard Self.columns.contains(name) else {
-                throw StudyEngineError(.unknownColumn, row: header.row, field: name, "unknown column; a review log has \(Self.columns.joined(separator: ", "))")
+                throw ReviewLogError(.unknownColumn, "unknown column; a review log has \(Self.columns.joined(separator: ", "))", at: .line(header.row, field: name))
             }
             guard index[name] == nil else {
-                throw StudyEngineError(.malformedRow, row: header.row, field: name, "the column is named twice")
+                throw ReviewLogError(.malformedRow, "the column is named twice", at: .line(header.row, field: name))
             }
             index[name] = position
         }
         for name in Self.requiredColumns where index[name] == nil {
-            throw StudyEngineError(.missingColumn, row: header.row, field: name, "a review log needs the column \(name)")
+            throw ReviewLogError(.missingColumn, "a review log needs the column \(name)", at: .line(header.row, field: name))
         }
         let card = index["card_id"] ?? 0
         let rating = index["review_rating"] ?? 0
@@ -124,35 +127,35 @@ public struct ReviewLog: Sendable, Hashable {
         entries.reserveCapacity(lines.count)
         for line in lines.dropFirst() {
             guard line.fields.count == header.fields.count else {
-                throw StudyEngineError(.malformedRow, row: line.row, "expected \(header.fields.count) fields, found \(line.fields.count)")
+                throw ReviewLogError(.malformedRow, "expected \(header.fields.count) fields, found \(line.fields.count)", at: .line(line.row))
             }
             guard !line.fields[card].isEmpty else {
-                throw StudyEngineError(.malformedRow, row: line.row, field: "card_id", "the card id is empty")
+                throw ReviewLogError(.malformedRow, "the card id is empty", at: .line(line.row, field: "card_id"))
             }
             let id = String(decoding: line.fields[card], as: UTF8.self)
             guard let value = Self.integer(line.fields[rating]) else {
-                throw StudyEngineError(.malformedRow, row: line.row, field: "review_rating", "'\(String(decoding: line.fields[rating], as: UTF8.self))' is not a whole number")
+                throw ReviewLogError(.malformedRow, "'\(String(decoding: line.fields[rating], as: UTF8.self))' is not a whole number", at: .line(line.row, field: "review_rating"))
             }
             guard let grade = FSRSRating(rawValue: value) else {
-                throw StudyEngineError(.gradeOutOfRange, row: line.row, field: "review_rating", "ratings are 1 (Again) to 4 (Easy), got \(value)")
+                throw ReviewLogError(.gradeOutOfRange, "ratings are 1 (Again) to 4 (Easy), got \(value)", at: .line(line.row, field: "review_rating"))
             }
             let date: Date
             do throws(ISO8601Time.Failure) {
                 date = try ISO8601Time.parse(line.fields[time])
             } catch {
-                throw StudyEngineError(.malformedRow, row: line.row, field: "review_time", error.detail)
+                throw ReviewLogError(.malformedRow, error.detail, at: .line(line.row, field: "review_time"))
             }
             var milliseconds: Int?
             if let duration, !line.fields[duration].isEmpty {
                 guard let ms = Self.integer(line.fields[duration]), ms >= 0 else {
-                    throw StudyEngineError(.malformedRow, row: line.row, field: "review_duration", "'\(String(decoding: line.fields[duration], as: UTF8.self))' is not a duration in milliseconds")
+                    throw ReviewLogError(.malformedRow, "'\(String(decoding: line.fields[duration], as: UTF8.self))' is not a duration in milliseconds", at: .line(line.row, field: "review_duration"))
                 }
                 milliseconds = ms
             }
             entries.append(Entry(cardID: id, rating: grade, time: date, durationMilliseconds: milliseconds, row: line.row))
         }
         guard !entries.isEmpty else {
-            throw StudyEngineError(.notEnoughReviews, row: header.row, "the review log has a header but no reviews")
+            throw ReviewLogError(.notEnoughReviews, "the review log has a header but no reviews", at: .line(header.row))
         }
         try self.init(entries: entries)
     }

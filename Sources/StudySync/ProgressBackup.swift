@@ -38,12 +38,12 @@ public enum ProgressBackup {
         do {
             content = try SealedObject.open(bytes, kind: .backup, name: name, key: key)
         } catch {
-            throw SyncError(.notAuthentic, object: path, "not a backup this learner key opens (another key, or the file was changed)")
+            throw SyncError(.notAuthentic, "not a backup this learner key opens (another key, or the file was changed)", at: .file(path))
         }
         guard case .success(let body) = ObjectBody.decode(content) else {
-            throw SyncError(.malformedObject, object: path, "the backup's events do not read")
+            throw SyncError(.malformedObject, "the backup's events do not read", at: .file(path))
         }
-        guard body.learner == key.learner else { throw SyncError(.notAuthentic, object: path, "the backup is another learner's") }
+        guard body.learner == key.learner else { throw SyncError(.notAuthentic, "the backup is another learner's", at: .file(path)) }
         do throws(ProgressError) {
             return try store.merge(body.events, sent: false).added
         } catch {

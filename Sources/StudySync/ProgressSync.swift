@@ -136,7 +136,7 @@ private struct Run {
         let known = try progress { try store.syncRemote() }
         let verified = known?.remote == identity + " key " + key.fingerprint
         if let known, !verified, known.remote.hasPrefix(sync.remote.identity + " learner ") {
-            throw SyncError(.wrongKey, object: sync.remote.identity, "this progress file syncs there with another learner key")
+            throw SyncError(.wrongKey, "this progress file syncs there with another learner key", at: .file(sync.remote.identity))
         }
         let listed = try await list()
         if !verified { try await checkKey(listed) }
@@ -192,8 +192,7 @@ private struct Run {
             _ = try SealedObject.open(bytes, kind: kind, name: name, key: key)
         } catch {
             throw SyncError(
-                .wrongKey, object: name,
-                "the learner key does not open this learner's objects (another key, or the object was changed); nothing was written")
+                .wrongKey, "the learner key does not open this learner's objects (another key, or the object was changed); nothing was written", at: .file(name))
         }
     }
 
@@ -275,7 +274,7 @@ private struct Run {
         let text = name.description
         let limit = name.kind == .snapshot ? ProgressSync.maximumSnapshotSize : ProgressSync.maximumSegmentSize
         do throws(SyncError) {
-            guard size <= limit else { throw SyncError(.tooLarge, object: text, "listed at \(size) bytes, more than the \(limit) sync reads") }
+            guard size <= limit else { throw SyncError(.tooLarge, "listed at \(size) bytes, more than the \(limit) sync reads", at: .file(text)) }
             let bytes = try await get(text, size: size, limit: limit)
             let body = try Self.open(bytes, name: name, key: key)
             // A snapshot vouches only for its own device's objects: one that claims another device's
@@ -320,15 +319,15 @@ private struct Run {
         let text = name.description
         let content = try SealedObject.open(bytes, kind: name.kind, name: text, key: key)
         guard SealedObject.tag(for: content, key: key) == name.tag else {
-            throw SyncError(.notAuthentic, object: text, "the content is not the one its name was made for")
+            throw SyncError(.notAuthentic, "the content is not the one its name was made for", at: .file(text))
         }
         let body: ObjectBody
         switch ObjectBody.decode(content) {
         case .success(let decoded): body = decoded
-        case .failure(let malformed): throw SyncError(.malformedObject, object: text, malformed.reason)
+        case .failure(let malformed): throw SyncError(.malformedObject, malformed.reason, at: .file(text))
         }
         guard body.learner == key.learner, body.device == name.device, body.sequence == name.sequence else {
-            throw SyncError(.notAuthentic, object: text, "sealed for another learner, device or sequence number than its name says")
+            throw SyncError(.notAuthentic, "sealed for another learner, device or sequence number than its name says", at: .file(text))
         }
         return body
     }

@@ -1,12 +1,13 @@
 import ErrorReporting
 import StudyProgress
 
-/// An error of progress sync: a stable code, where (the remote object or file), why.
+/// An error of progress sync: a stable code, why, where (its ``location``: the remote object or
+/// file) and the progress store's error underneath.
 ///
 /// Whatever the remote sends, a refusal is one of these, and nothing it refused is merged.
-public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SyncError: CodedError, Equatable {
     /// What went wrong. The raw value is stable: scripts and tests may match on it.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    public enum Code: String, ErrorCode {
         /// A learner key file or printable secret that is not one.
         case malformedKey
         /// The learner key does not open this learner's objects (another key, or another learner's).
@@ -40,43 +41,28 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// What went wrong.
     public var code: Code
-    /// The remote object, URL or file the error is about.
-    public var object: String?
     /// Why, in words.
     public var detail: String
+    /// The remote object, URL or file the error is about (as the location's `file`).
+    public var location: ErrorLocation
     /// The progress store's error, for ``Code/progress``.
     public var underlying: ProgressError?
 
-    /// An error with its code, its place and the reason.
-    public init(_ code: Code, object: String? = nil, _ detail: String, underlying: ProgressError? = nil) {
+    /// An error with its code, the reason, its place and the error underneath.
+    public init(_ code: Code, _ detail: String = "", at location: ErrorLocation = ErrorLocation(), underlying: ProgressError? = nil) {
         self.code = code
-        self.object = object
         self.detail = detail
+        self.location = location
         self.underlying = underlying
     }
 
-    /// The progress store's error, wrapped.
+    /// The progress store's error, wrapped, at the progress file it names.
     public init(_ error: ProgressError) {
-        self.init(.progress, object: error.path, "", underlying: error)
-    }
-
-    /// One line: `OBJECT: code: detail`, then the error underneath.
-    public var description: String {
-        var parts = [object].compactMap { $0 } + [code.rawValue]
-        if !detail.isEmpty { parts.append(detail) }
-        var line = parts.joined(separator: ": ")
-        if let underlying { line += (detail.isEmpty ? ": " : " (") + underlying.description + (detail.isEmpty ? "" : ")") }
-        return line
+        self.init(.progress, at: .file(error.location.file), underlying: error)
     }
 }
 
-extension SyncError: LibraryError {
+extension SyncError {
     /// `StudySync`.
     public static var library: String { "StudySync" }
-    /// The code's raw value.
-    public var codeName: String { code.rawValue }
-    /// The object or file, as the location's file.
-    public var location: ErrorLocation { ErrorLocation(file: object) }
-    /// The progress store's error underneath.
-    public var underlyingError: (any LibraryError)? { underlying }
 }

@@ -10,7 +10,7 @@ enum Output {
         do {
             _ = try file.writeAll(bytes)
         } catch let error as Errno {
-            throw PackError(.io, "cannot write to standard output: \(error.description)", systemError: error)
+            throw PackError(.io, "cannot write to standard output: \(error.description)", underlying: error)
         }
     }
 

@@ -175,7 +175,7 @@ struct Replay: ParsableCommand {
                         now = calendar.adding(days: day - sessionDay, to: now)
                         sessionDay = day
                     case .never:
-                        throw StudyEngineError(.itemRetired, field: "answers", "answer \(index + 1): the item was retired (or burned) by answer \(index) and is not due again")
+                        throw StudyEngineError(.itemRetired, "answer \(index + 1): the item was retired (or burned) by answer \(index) and is not due again", at: .field("answers"))
                     }
                 }
             }

@@ -65,7 +65,7 @@ struct SessionCommand: ParsableCommand {
         let text = try learner.text()
         // A bad item id is refused before the database is opened (or created).
         if let item, material.position(of: ItemKey(source: material.source, item: item)) == nil {
-            throw ProgressError(.unknownItem, item: "\(material.source)/\(item)", "no item with this id in \(material.source)")
+            throw ProgressError(.unknownItem, "no item with this id in \(material.source)", at: .item("\(material.source)/\(item)"))
         }
         let store = try ProgressStore(path: try learner.databasePath())
         let calendar = learner.calendar
@@ -222,7 +222,7 @@ struct SessionCommand: ParsableCommand {
     /// An answer the session cannot take: at a terminal, what it takes (and the learner answers
     /// again); from a file, an error.
     private func invalid(_ answer: String, _ expected: String, key: ItemKey, interactive: Bool, text: StudyText, out: (String) -> Void) throws {
-        guard interactive else { throw ProgressError(.invalidAnswer, item: key.description, text("invalid.got", expected, answer)) }
+        guard interactive else { throw ProgressError(.invalidAnswer, text("invalid.got", expected, answer), at: .item(key.description)) }
         out("   " + expected)
     }
 

@@ -105,7 +105,7 @@ struct SyncCommand: ParsableCommand {
 func makeRemote(_ text: String, endpoint: String?, region: String?) throws -> any SyncRemote {
     guard text.hasPrefix("s3://") else { return FolderRemote(root: text) }
     guard let credentials = StoreCredentials.fromEnvironment() else {
-        throw SyncError(.invalidArgument, object: text, "an s3:// remote needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+        throw SyncError(.invalidArgument, "an s3:// remote needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY", at: .file(text))
     }
     let stall = ProcessInfo.processInfo.environment["STUDY_SYNC_TIMEOUT"].flatMap(Double.init) ?? 20
     return try S3Remote(url: text, endpoint: endpoint, region: region, credentials: credentials, stallTimeout: stall)
@@ -130,10 +130,10 @@ struct SyncKeyCommand: ParsableCommand {
                 return
             }
             guard !FileManager.default.fileExists(atPath: output) else {
-                throw SyncError(.fileSystem, object: output, "a file is already there; a key is never written over")
+                throw SyncError(.fileSystem, "a file is already there; a key is never written over", at: .file(output))
             }
             guard FileManager.default.createFile(atPath: output, contents: Data((key.printable + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw SyncError(.fileSystem, object: output, "cannot be written")
+                throw SyncError(.fileSystem, "cannot be written", at: .file(output))
             }
             say("learner \(key.learnerID): key written to \(output)")
         }

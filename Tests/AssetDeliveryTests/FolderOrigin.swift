@@ -89,7 +89,7 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
             case .hide(let paths) where paths.contains(relative): hidden = true
             case .serve(let files): served = files[relative] ?? served
             case .dropRequests(let suffix) where relative.hasSuffix(suffix):
-                throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString)
+                throw DeliveryError(.network, "the connection was dropped", at: .file(url.absoluteString))
             case .trickle(let seconds): trickle = seconds
             default: break
             }
@@ -152,11 +152,11 @@ final class FolderOrigin: DeliveryTransport, @unchecked Sendable {
                 sent += UInt64(piece.count)
                 return false
             }
-            if dropped { throw DeliveryError(.network, "the connection was dropped", file: url.absoluteString) }
+            if dropped { throw DeliveryError(.network, "the connection was dropped", at: .file(url.absoluteString)) }
             if trickle > 0 { try await Task.sleep(nanoseconds: UInt64(trickle * 1e9)) }
             delivered += UInt64(piece.count)
             if delivered > limit {
-                throw DeliveryError(.tooMuchData, "the origin sent more than the \(limit) bytes expected", file: url.absoluteString)
+                throw DeliveryError(.tooMuchData, "the origin sent more than the \(limit) bytes expected", at: .file(url.absoluteString))
             }
             try receive(piece)
             start = end

@@ -57,7 +57,7 @@ struct LocaleTests {
         let store = try AssetStore()
         let storeError = #expect(throws: StoreError.self) { try store.setLocale(tag) }
         #expect(storeError?.code == .malformedLocale)
-        #expect(storeError?.subject == tag)
+        #expect(storeError?.location.item == tag)
         #expect(store.locale == nil)
     }
 

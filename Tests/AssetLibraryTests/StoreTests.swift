@@ -100,7 +100,7 @@ struct StoreTests {
         store.unmount(pack)
         #expect(store.lookup("a.txt") == nil)
         #expect(before.lookup("a.txt")?.pack === pack)
-        #expect(throws: StoreError(.notFound, subject: "a.txt")) { try store.data(forPath: "a.txt") }
+        #expect(throws: StoreError(.notFound, at: .item("a.txt"))) { try store.data(forPath: "a.txt") }
     }
 }
 
@@ -132,7 +132,7 @@ final class ManagedAtomicFlag: @unchecked Sendable {
         let store = try AssetStore()
         let error = #expect(throws: StoreError.self) { try store.mount(pack, priority: 100) }
         #expect(error?.code == .malformedLocale)
-        #expect(error?.subject == scratch.url("bad.pack"))
+        #expect(error?.location.file == scratch.url("bad.pack"))
         #expect(store.currentView.packs.isEmpty)
     }
 }

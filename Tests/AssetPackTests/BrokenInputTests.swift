@@ -14,7 +14,7 @@ struct BrokenInputTests {
     func emptyFile() throws {
         let folder = try Scratch()
         FileManager.default.createFile(atPath: folder.url("empty.pack"), contents: Data())
-        #expect(throws: PackError(.notAZip, "the file is empty", path: folder.url("empty.pack"))) {
+        #expect(throws: PackError(.notAZip, "the file is empty", at: .file(folder.url("empty.pack")))) {
             try Pack(path: folder.url("empty.pack"))
         }
     }
@@ -22,7 +22,7 @@ struct BrokenInputTests {
     @Test("a missing file is named")
     func missingFile() throws {
         let error = #expect(throws: PackError.self) { try Pack(path: "/nonexistent/x.pack") }
-        #expect(error == PackError(.fileNotFound, path: "/nonexistent/x.pack", systemError: .noSuchFileOrDirectory))
+        #expect(error == PackError(.fileNotFound, at: .file("/nonexistent/x.pack"), underlying: .noSuchFileOrDirectory))
     }
 
     @Test("a pack cut short has no end record", arguments: [1, 10, 500])
@@ -33,7 +33,7 @@ struct BrokenInputTests {
         try Data(bytes.dropLast(cut)).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: PackError.self) { try Pack(path: path) }
         #expect(error.code == (cut < 22 + 40 ? .badEndRecord : .notAZip))
-        #expect(error.path == path)
+        #expect(error.location.file == path)
     }
 
     @Test("a flipped byte in an entry's data fails verify with a CRC mismatch naming the entry")
@@ -47,8 +47,8 @@ struct BrokenInputTests {
         try patchFile(path, at: Int(offset) + 100, with: [original ^ 0x01])
         let error = try #require(throws: PackError.self) { try Pack(path: path).verify() }
         #expect(error.code == .crcMismatch)
-        #expect(error.entry == "Images/duck.png")
-        #expect(error.offset == offset)
+        #expect(error.location.entry == "Images/duck.png")
+        #expect(error.location.offset == offset)
     }
 
     @Test("a flipped CRC byte in a local header fails verify: headers disagree")
@@ -60,8 +60,8 @@ struct BrokenInputTests {
         try patchFile(path, at: 14, with: [original ^ 0x80])
         let error = try #require(throws: PackError.self) { try Pack(path: path).verify() }
         #expect(error.code == .headerMismatch)
-        #expect(error.entry == "Decks/animals.json")
-        #expect(error.offset == 0)
+        #expect(error.location.entry == "Decks/animals.json")
+        #expect(error.location.offset == 0)
     }
 
     @Test("a flipped byte in the index fails at open with the index's CRC")
@@ -74,7 +74,7 @@ struct BrokenInputTests {
         try patchFile(path, at: Int(offset) + 5, with: [original ^ 0x20])
         let error = try #require(throws: PackError.self) { try Pack(path: path) }
         #expect(error.code == .crcMismatch)
-        #expect(error.entry == ".pack/index.json")
+        #expect(error.location.entry == ".pack/index.json")
     }
 
     @Test(
@@ -96,7 +96,7 @@ struct BrokenInputTests {
         for backend in [PackBackend.mapped, .read] {
             let error = try #require(throws: PackError.self) { try Pack(path: path, backend: backend) }
             #expect(error.code == .crcMismatch)
-            #expect(error.entry == ".pack/index.json")
+            #expect(error.location.entry == ".pack/index.json")
         }
     }
 

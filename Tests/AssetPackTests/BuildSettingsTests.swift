@@ -35,7 +35,7 @@ struct BuildSettingsTests {
             ("[1]", 1, "expected an object of settings, found an array"),
         ] as [(String, Int, String)])
     func invalid(text: String, line: Int, detail: String) {
-        #expect(throws: PackError(.invalidSettings, detail, path: "src/.pack.json", line: line)) { try load(text) }
+        #expect(throws: PackError(.invalidSettings, detail, at: .file("src/.pack.json", line: line))) { try load(text) }
     }
 
     @Test("a missing file is no settings; a FIFO in its place is refused without waiting")

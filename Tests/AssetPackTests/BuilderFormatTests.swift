@@ -193,7 +193,7 @@ struct BuilderFormatTests {
         try builder.add(path: "a.txt", contents: [1])
         try builder.add(path: "a.txt", contents: [2])
         let folder = try Scratch()
-        #expect(throws: PackError(.duplicateName, "added twice", entry: "a.txt")) {
+        #expect(throws: PackError(.duplicateName, "added twice", at: .pack(entry: "a.txt"))) {
             try builder.write(to: folder.url("d.pack"))
         }
     }
@@ -215,7 +215,7 @@ struct BuilderFormatTests {
         try builder.addDirectory(atPath: source)
         #expect(builder.count == 1)
         var missing = PackBuilder()
-        #expect(throws: PackError(.fileNotFound, path: folder.url("nope"), systemError: .noSuchFileOrDirectory)) {
+        #expect(throws: PackError(.fileNotFound, at: .file(folder.url("nope")), underlying: .noSuchFileOrDirectory)) {
             try missing.addDirectory(atPath: folder.url("nope"))
         }
     }

@@ -86,7 +86,7 @@ struct CrashSafetyTests {
         try Data([9, 9, 9, 9, 9]).write(to: URL(fileURLWithPath: source + "/a.txt"))
         let error = try #require(throws: PackError.self) { try builder.write(to: folder.url("c.pack")) }
         #expect(error.code == .fileChanged)
-        #expect(error.path == source + "/a.txt")
+        #expect(error.location.file == source + "/a.txt")
         #expect(!FileManager.default.fileExists(atPath: folder.url("c.pack")))
         #expect(try Self.leftovers(folder.path, keep: ["source"]) == [])
     }
@@ -113,7 +113,7 @@ struct CrashSafetyTests {
         try FileManager.default.removeItem(atPath: source + "/f/300.txt")
         for _ in 0..<5 {
             let error = try #require(throws: PackError.self) { try builder.write(to: folder.url("c.pack")) }
-            #expect(error.path == source + "/f/300.txt")
+            #expect(error.location.file == source + "/f/300.txt")
             #expect(error.code == .fileNotFound)
         }
         #expect(try Self.leftovers(folder.path, keep: ["source", "ok.pack"]) == [])
@@ -233,8 +233,8 @@ struct CrashSafetyTests {
         truncate(path, 4096)
         let error = try #require(throws: PackError.self) { try pack.data(forPath: "big.bin") }
         #expect(error.code == .io)
-        #expect(error.entry == "big.bin")
-        #expect(error.path == path)
+        #expect(error.location.entry == "big.bin")
+        #expect(error.location.file == path)
         #expect(throws: PackError.self) { try pack.verify() }
     }
 

@@ -82,6 +82,6 @@ struct ForeignZipTests {
         try patchFile(zip, at: offset + 2, with: [0xFF, 0xFF, 0xFF, 0xFF])
         let error = try #require(throws: PackError.self) { try Pack(path: zip).data(forPath: "text/repetitive.txt") }
         #expect([PackError.Code.inflateFailed, .crcMismatch, .sizeMismatch].contains(error.code))
-        #expect(error.entry == "text/repetitive.txt")
+        #expect(error.location.entry == "text/repetitive.txt")
     }
 }

@@ -63,9 +63,9 @@ struct FormatTwoTests {
 
         let error = try #require(throws: PackError.self) { try Pack(path: path).verify() }
         #expect(error.code == .sha256Mismatch)
-        #expect(error.entry == "Images/duck@2x.png")
-        #expect(error.offset == offset)
-        #expect(error.path == path)
+        #expect(error.location.entry == "Images/duck@2x.png")
+        #expect(error.location.offset == offset)
+        #expect(error.location.file == path)
         // Through packtool too: one line, exit 1.
         let result = try Packtool.run("verify", path)
         #expect(result.status == 1)

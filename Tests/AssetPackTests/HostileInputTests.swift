@@ -38,8 +38,8 @@ struct HostileInputTests {
                 #expect(error.code == code, "\(backend): \(error)")
                 // Extraction problems in the target folder name the folder; all others the input.
                 let expectedPath = error.code == .fileExists ? folder.url("sandbox/target") : path
-                #expect(error.path == expectedPath, "\(backend): \(error)")
-                if let entry = testCase.entry { #expect(error.entry == entry, "\(backend): \(error)") }
+                #expect(error.location.file == expectedPath, "\(backend): \(error)")
+                if let entry = testCase.entry { #expect(error.location.entry == entry, "\(backend): \(error)") }
             }
             // Whatever happened, nothing was written outside the target folder.
             let sandbox = try FileManager.default.contentsOfDirectory(atPath: folder.url("sandbox")).sorted()

@@ -51,7 +51,7 @@ struct PackLayoutTests {
                 _ = try Self.parse(bytes, tail: tail)
             } catch {
                 #expect(error.code == .entryOutOfBounds, "\(error)")
-                #expect(error.path == "origin")
+                #expect(error.location.file == "origin")
             }
         }
     }

@@ -24,7 +24,7 @@ struct ReaderTests {
             #expect(pack.entry(forPath: name)?.size == UInt64(bytes.count))
         }
         #expect(pack.entry(forPath: "missing.png") == nil)
-        #expect(throws: PackError(.entryNotFound, path: pack.path, entry: "missing.png")) {
+        #expect(throws: PackError(.entryNotFound, at: .pack(pack.path, entry: "missing.png"))) {
             try pack.data(forPath: "missing.png")
         }
         #expect(

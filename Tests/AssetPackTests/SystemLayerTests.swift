@@ -60,14 +60,14 @@ struct SystemLayerTests {
         }
         // The builder refuses the same, whether named one by one or met in a source folder.
         var builder = PackBuilder()
-        #expect(throws: PackError(.notRegularFile, "it is a FIFO", path: fifo)) {
+        #expect(throws: PackError(.notRegularFile, "it is a FIFO", at: .file(fifo))) {
             try builder.add(path: "pipe", contentsOfFile: fifo)
         }
         try scratch.write("source/a.txt", "a")
         #expect(try run("mkfifo", [scratch.url("source/pipe")]).status == 0)
         let error = #expect(throws: PackError.self) { try builder.addDirectory(atPath: scratch.url("source")) }
         #expect(error?.code == .notRegularFile)
-        #expect(error?.path == scratch.url("source/pipe"))
+        #expect(error?.location.file == scratch.url("source/pipe"))
     }
 
     @Test("a source file whose status does not tell its size (/proc) is refused, not packed empty")
@@ -77,7 +77,7 @@ struct SystemLayerTests {
         try builder.add(path: "status", contentsOfFile: "/proc/self/status")
         let error = #expect(throws: PackError.self) { try builder.write(to: scratch.url("p.pack")) }
         #expect(error?.code == .sizeMismatch)
-        #expect(error?.path == "/proc/self/status")
+        #expect(error?.location.file == "/proc/self/status")
         #expect(!FileManager.default.fileExists(atPath: scratch.url("p.pack")))
         // Met in a folder through a symbolic link, the same.
         try scratch.write("source/a.txt", "a")
@@ -95,22 +95,22 @@ struct SystemLayerTests {
         builder.faults = WriteFaults(budget: 100)
         let full = #expect(throws: PackError.self) { try builder.write(to: scratch.url("p.pack")) }
         #expect(full?.code == .io)
-        #expect(full?.systemError == .noSpace)
+        #expect(full?.underlying == .noSpace)
         let missing = #expect(throws: PackError.self) { try Pack(path: scratch.url("nope.pack")) }
         #expect(missing?.code == .fileNotFound)
-        #expect(missing?.systemError == .noSuchFileOrDirectory)
+        #expect(missing?.underlying == .noSuchFileOrDirectory)
         try FileManager.default.createDirectory(atPath: scratch.url("locked"), withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: scratch.url("locked"))
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.url("locked")) }
         if getuid() != 0 {  // root writes anywhere
             let denied = #expect(throws: PackError.self) { try builder.write(to: scratch.url("locked/p.pack")) }
-            #expect(denied?.systemError == .permissionDenied)
+            #expect(denied?.underlying == .permissionDenied)
         }
     }
 
     @Test("messages escape control characters in names: one line, no terminal escapes")
     func escapedMessages() {
-        let error = PackError(.entryNotFound, "found \u{1B}[31mred", path: "a\nb.pack", entry: "x\ty\u{7F}\u{202E}")
+        let error = PackError(.entryNotFound, "found \u{1B}[31mred", at: .pack("a\nb.pack", entry: "x\ty\u{7F}\u{202E}"))
         #expect(error.description == #"a\nb.pack: entry "x\ty\u{7F}\u{202E}": no such entry: found \u{1B}[31mred"#)
     }
 }

@@ -73,7 +73,7 @@ struct Zip64AndRoundTripTests {
         let extractor = PackExtractor(pack: pack)
         let error = #expect(throws: PackError.self) { try extractor.extract(try extractor.select([]), to: folder.url("out")) }
         #expect(error?.code == .fileExists)
-        #expect(error?.entry == "m/b.txt")
+        #expect(error?.location.entry == "m/b.txt")
         #expect(try readTree(folder.url("out")) == ["m/b.txt": [9]])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url("out")).sorted() == ["m"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url("out/m")) == ["b.txt"])

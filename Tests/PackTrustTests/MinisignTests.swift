@@ -60,7 +60,7 @@ struct MinisignTests {
         // The file's bytes: the signature no longer matches them.
         for bit in 0..<Self.message.count * 8 {
             let error = Self.failure(publicKey, file: file, message: Self.flipped(Self.message, bit))
-            #expect(error?.code == .badSignature && error?.field == "signature", "file bit \(bit): \(String(describing: error))")
+            #expect(error?.code == .badSignature && error?.location.field == "signature", "file bit \(bit): \(String(describing: error))")
         }
         // The signature line (algorithm, key id, signature), flipped in its decoded bytes.
         let raw = Array(Data(base64Encoded: String(signature.fileContents.split(separator: "\n")[1])) ?? Data())
@@ -71,7 +71,7 @@ struct MinisignTests {
             let error = Self.failure(publicKey, file: Array(lines.joined(separator: "\n").utf8), message: Self.message)
             // Bit 13 turns ED into Ed (or back): a known algorithm, so the signature is what fails.
             let expected: TrustError.Code = bit == 13 ? .badSignature : bit < 16 ? .malformedSignature : bit < 80 ? .keyMismatch : .badSignature
-            #expect(error?.code == expected && error?.field == "signature", "signature bit \(bit): \(String(describing: error))")
+            #expect(error?.code == expected && error?.location.field == "signature", "signature bit \(bit): \(String(describing: error))")
         }
         // The trusted comment: its global signature no longer matches (or it is no longer one line of UTF-8).
         let comment = Array(signature.trustedComment.utf8)
@@ -82,7 +82,7 @@ struct MinisignTests {
             let error = Self.failure(publicKey, file: bytes, message: Self.message)
             #expect(error != nil, "comment bit \(bit)")
             if let error, error.code != .malformedSignature {
-                #expect(error.code == .badTrustedComment && error.field == "trusted comment", "comment bit \(bit): \(error)")
+                #expect(error.code == .badTrustedComment && error.location.field == "trusted comment", "comment bit \(bit): \(error)")
             }
         }
         // The global signature.
@@ -90,7 +90,7 @@ struct MinisignTests {
             var lines = signature.fileContents.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             lines[3] = Data(Self.flipped(signature.globalSignature, bit)).base64EncodedString()
             let error = Self.failure(publicKey, file: Array(lines.joined(separator: "\n").utf8), message: Self.message)
-            #expect(error?.code == .badTrustedComment && error?.field == "trusted comment", "global bit \(bit): \(String(describing: error))")
+            #expect(error?.code == .badTrustedComment && error?.location.field == "trusted comment", "global bit \(bit): \(String(describing: error))")
         }
     }
 

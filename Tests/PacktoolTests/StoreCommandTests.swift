@@ -80,7 +80,7 @@ struct StoreCommandTests {
         #expect(bankFile.output.contains("from:            \(packs[2]) (ru, locale ru, priority 100)"))
         let missing = try Packtool.run(["resolve"] + packs + ["--locale", "ru", "Images/none.png"])
         #expect(missing.status == 1)
-        #expect(missing.stderr == "packtool: no such asset \"Images/none.png\": no pack in the chain has it or a variant of it\n")
+        #expect(missing.stderr == "packtool: Images/none.png: no such asset: no pack in the chain has it or a variant of it\n")
         let badLocale = try Packtool.run(["resolve"] + packs + ["--locale", "r!", "Images/p.png"])
         // A malformed option is a usage error (exit 64), before any pack is opened.
         #expect(badLocale.status == 64)

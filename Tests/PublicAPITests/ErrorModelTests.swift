@@ -9,6 +9,7 @@ import Foundation
 import StudyContent
 import StudyEngine
 import StudyProgress
+import StudyResearch
 import StudySync
 import TestSupport
 import Testing
@@ -22,6 +23,7 @@ struct ErrorModelTests {
         "StoreError": StoreError.Code.allCases.map(\.rawValue),
         "ContentError": ContentError.Code.allCases.map(\.rawValue),
         "StudyEngineError": StudyEngineError.Code.allCases.map(\.rawValue),
+        "ReviewLogError": ReviewLogError.Code.allCases.map(\.rawValue),
         "ProgressError": ProgressError.Code.allCases.map(\.rawValue),
         "TrustError": TrustError.Code.allCases.map(\.rawValue),
         "DeliveryError": DeliveryError.Code.allCases.map(\.rawValue),
@@ -60,8 +62,8 @@ struct ErrorModelTests {
 
     @Test("a content file that cannot be read keeps the pack error underneath as a typed value")
     func causesStayTyped() throws {
-        let crc = PackError(.crcMismatch, "stored 1, computed 2", path: "/p.pack", entry: "Banks/b/c.json", offset: 48)
-        let error = ContentError(.unreadable, file: "Banks/b/c.json", item: "c", cause: .store(StoreError(.pack, crc.description, packError: crc)))
+        let crc = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "Banks/b/c.json", offset: 48))
+        let error = ContentError(.unreadable, at: .file("Banks/b/c.json", item: "c"), underlying: .store(StoreError(.pack, at: crc.location, underlying: crc)))
         let library: any LibraryError = error
         #expect(library.codeName == "unreadable")
         #expect(library.location == ErrorLocation(file: "Banks/b/c.json", item: "c"))
@@ -80,24 +82,28 @@ struct ErrorModelTests {
 
     @Test("a progress error keeps the engine's or the content's error as a typed value, not a sentence")
     func progressCauses() {
-        let engine = StudyEngineError(.gradeOutOfRange, field: "grade", "FSRS grades are 1 to 4, got 7")
-        let error = ProgressError(.engine, item: "bank/b/q1", "", underlying: .engine(engine))
+        let engine = StudyEngineError(.gradeOutOfRange, "FSRS grades are 1 to 4, got 7", at: .field("grade"))
+        let error = ProgressError(.engine, at: .item("bank/b/q1"), underlying: .engine(engine))
         #expect(error.underlyingError as? StudyEngineError == engine)
         #expect(error.location == ErrorLocation(item: "bank/b/q1"))
         #expect(error.description == "bank/b/q1: engine: grade: gradeOutOfRange: FSRS grades are 1 to 4, got 7")
         let fields = Dictionary(uniqueKeysWithValues: ErrorReport.fields(for: error).map { ($0.key, $0.value) })
         #expect(fields["library"] == .text("StudyProgress") && fields["cause"] == .text("StudyEngine.gradeOutOfRange"))
-        let content = ContentError(.notFound, file: "Banks/x/bank.json", item: "x")
-        #expect(ProgressError(.content, "", underlying: .content(content)).rootCause.codeName == "notFound")
+        let content = ContentError(.notFound, at: .file("Banks/x/bank.json", item: "x"))
+        #expect(ProgressError(.content, underlying: .content(content)).rootCause.codeName == "notFound")
     }
 
     @Test("a pack error's location has its path, entry and offset")
     func packLocation() {
-        let error = PackError(.crcMismatch, "stored 1, computed 2", path: "/p.pack", entry: "a.txt", offset: 48)
+        let error = PackError(.crcMismatch, "stored 1, computed 2", at: .pack("/p.pack", entry: "a.txt", offset: 48))
         #expect(error.location == ErrorLocation(file: "/p.pack", entry: "a.txt", offset: 48))
         #expect(error.underlyingError == nil)
-        let wrapped = StoreError(.pack, error.description, packError: error)
+        let wrapped = StoreError(.pack, at: error.location, underlying: error)
         #expect(wrapped.underlyingError as? PackError == error)
         #expect(wrapped.location == error.location)
+        // The place is said once, and a wrapper that adds nothing is the pack error's line.
+        #expect(wrapped.description == error.description)
+        let detailed = StoreError(.pack, "while mounting", at: error.location, underlying: error)
+        #expect(detailed.description == "pack error: while mounting: " + error.description)
     }
 }

@@ -96,7 +96,7 @@ struct ReadmeExamplesTests {
         let error = #expect(throws: PackError.self) { try Pack(path: "/nonexistent/x.pack") }
         #expect(error?.code == .fileNotFound)
         #expect(error?.code.rawValue == "fileNotFound")
-        #expect(error?.systemError == .noSuchFileOrDirectory)
+        #expect(error?.underlying == .noSuchFileOrDirectory)
         #expect(error?.description == "/nonexistent/x.pack: no such file")
     }
 }
@@ -157,7 +157,7 @@ struct ReadmeDeliveryExampleTests {
             }
             let response = RemoteResponse(status: 200, etag: nil, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: 0)
             try head(response)
-            guard UInt64(data.count) <= limit else { throw DeliveryError(.tooMuchData, "more than \(limit) bytes", file: url.absoluteString) }
+            guard UInt64(data.count) <= limit else { throw DeliveryError(.tooMuchData, "more than \(limit) bytes", at: .file(url.absoluteString)) }
             try receive(data)
             return RemoteResponse(status: 200, etag: nil, totalLength: UInt64(data.count), firstByte: 0, bodyBytes: UInt64(data.count))
         }

@@ -44,32 +44,32 @@ struct ValidationTests {
     @Test(
         "bank rules",
         arguments: [
-            ([question("q1"), question("q1")], ContentError(.duplicateID, file: "Banks/b/c.json", line: 1, item: "q1")),
-            ([question("c")], ContentError(.duplicateID, file: "Banks/b/c.json", line: 1, item: "c")),
+            ([question("q1"), question("q1")], ContentError(.duplicateID, at: .file("Banks/b/c.json", line: 1, item: "q1"))),
+            ([question("c")], ContentError(.duplicateID, at: .file("Banks/b/c.json", line: 1, item: "c"))),
             (
                 [question("q1", choices: [("a", true), ("b", true)])],
-                ContentError(.correctAnswers, file: "Banks/b/c.json", line: 1, item: "q1", "2 are marked correct")
+                ContentError(.correctAnswers, "2 are marked correct", at: .file("Banks/b/c.json", line: 1, item: "q1"))
             ),
             (
                 [question("q1", choices: [("a", false), ("b", false), ("c", false)])],
-                ContentError(.correctAnswers, file: "Banks/b/c.json", line: 1, item: "q1", "0 are marked correct")
+                ContentError(.correctAnswers, "0 are marked correct", at: .file("Banks/b/c.json", line: 1, item: "q1"))
             ),
             (
                 [question("q1", choices: [("a", true)])],
-                ContentError(.choiceCount, file: "Banks/b/c.json", line: 1, item: "q1", "it has 1")
+                ContentError(.choiceCount, "it has 1", at: .file("Banks/b/c.json", line: 1, item: "q1"))
             ),
             (
                 [question("q1", choices: [("a", true)] + (1...6).map { ("x\($0)", false) })],
-                ContentError(.choiceCount, file: "Banks/b/c.json", line: 1, item: "q1", "it has 7")
+                ContentError(.choiceCount, "it has 7", at: .file("Banks/b/c.json", line: 1, item: "q1"))
             ),
-            ([question("q1", prompt: "  ")], ContentError(.emptyText, file: "Banks/b/c.json", line: 1, item: "q1", "prompt")),
+            ([question("q1", prompt: "  ")], ContentError(.emptyText, "prompt", at: .file("Banks/b/c.json", line: 1, item: "q1"))),
             (
                 [question("q1", choices: [("a", true), (" ", false)])],
-                ContentError(.emptyText, file: "Banks/b/c.json", line: 1, item: "q1", "a choice")
+                ContentError(.emptyText, "a choice", at: .file("Banks/b/c.json", line: 1, item: "q1"))
             ),
             (
                 [question("q1", picture: "Images/nope.png")],
-                ContentError(.missingPicture, file: "Banks/b/c.json", line: 1, item: "q1", "Images/nope.png")
+                ContentError(.missingPicture, "Images/nope.png", at: .file("Banks/b/c.json", line: 1, item: "q1"))
             ),
         ] as [([String], ContentError)])
     func bankRule(questions: [String], expected: ContentError) throws {
@@ -79,7 +79,7 @@ struct ValidationTests {
     @Test("a category picture must exist; a base pack may supply it")
     func categoryPicture() throws {
         let files = Self.bank([Self.question("q1")], categoryPicture: "Images/c.png")
-        #expect(try problems(files) == [ContentError(.missingPicture, file: "Banks/b/c.json", line: 1, item: "c", "Images/c.png")])
+        #expect(try problems(files) == [ContentError(.missingPicture, "Images/c.png", at: .file("Banks/b/c.json", line: 1, item: "c"))])
         #expect(try problems(files, base: ["Images/c.png": "png"]).isEmpty)
     }
 
@@ -87,19 +87,19 @@ struct ValidationTests {
     func structure() throws {
         var files = Self.bank([Self.question("q1")])
         files["Banks/b/c.json"] = nil
-        #expect(try problems(files) == [ContentError(.notFound, file: "Banks/b/c.json")])
+        #expect(try problems(files) == [ContentError(.notFound, at: .file("Banks/b/c.json"))])
         files["Banks/b/c.json"] = #"{"id": "c", "title": "C", "lessons": [{"id": "l"}]}"#
         #expect(
             try problems(files) == [
-                ContentError(.malformed, file: "Banks/b/c.json", line: 1, "missing \"title\" at .lessons[0]")
+                ContentError(.malformed, "missing \"title\" at .lessons[0]", at: .file("Banks/b/c.json", line: 1))
             ])
     }
 
     @Test("deck rules", arguments: [
-        (#"[{"id": "1", "front": "a", "back": "b"}, {"id": "1", "front": "c", "back": "d"}]"#, ContentError(.duplicateID, file: "Decks/d.json", line: 1, item: "1")),
-        (#"[{"id": "1", "front": "", "back": "b"}]"#, ContentError(.emptyText, file: "Decks/d.json", line: 1, item: "1", "front")),
-        (#"[{"id": "1", "front": "a", "back": " "}]"#, ContentError(.emptyText, file: "Decks/d.json", line: 1, item: "1", "back")),
-        (#"[{"id": "1", "front": "a", "back": "b", "picture": "Images/x.png"}]"#, ContentError(.missingPicture, file: "Decks/d.json", line: 1, item: "1", "Images/x.png")),
+        (#"[{"id": "1", "front": "a", "back": "b"}, {"id": "1", "front": "c", "back": "d"}]"#, ContentError(.duplicateID, at: .file("Decks/d.json", line: 1, item: "1"))),
+        (#"[{"id": "1", "front": "", "back": "b"}]"#, ContentError(.emptyText, "front", at: .file("Decks/d.json", line: 1, item: "1"))),
+        (#"[{"id": "1", "front": "a", "back": " "}]"#, ContentError(.emptyText, "back", at: .file("Decks/d.json", line: 1, item: "1"))),
+        (#"[{"id": "1", "front": "a", "back": "b", "picture": "Images/x.png"}]"#, ContentError(.missingPicture, "Images/x.png", at: .file("Decks/d.json", line: 1, item: "1"))),
     ])
     func deckRule(cards: String, expected: ContentError) throws {
         #expect(try problems(["Decks/d.json": #"{"id": "d", "title": "D", "cards": \#(cards)}"#]) == [expected])
@@ -108,10 +108,10 @@ struct ValidationTests {
     @Test("TSV and CSV decks are checked the same way")
     func tableDecks() throws {
         let tsv = "id\tfront\tback\tmeanings\n1\t猫\tcat\tcat; kitty\n1\t犬\tdog\tdog\n"
-        #expect(try problems(["Decks/t.tsv": tsv]) == [ContentError(.duplicateID, file: "Decks/t.tsv", line: 3, item: "1")])
+        #expect(try problems(["Decks/t.tsv": tsv]) == [ContentError(.duplicateID, at: .file("Decks/t.tsv", line: 3, item: "1"))])
         let csv = "id,front,back\n1,a,\n"
-        #expect(try problems(["Decks/c.csv": csv]) == [ContentError(.emptyText, file: "Decks/c.csv", line: 2, item: "1", "back")])
-        #expect(try problems(["Decks/x.tsv": "front\tback\na\tb\n"]) == [ContentError(.malformed, file: "Decks/x.tsv", line: 1, "no \"id\" column")])
+        #expect(try problems(["Decks/c.csv": csv]) == [ContentError(.emptyText, "back", at: .file("Decks/c.csv", line: 2, item: "1"))])
+        #expect(try problems(["Decks/x.tsv": "front\tback\na\tb\n"]) == [ContentError(.malformed, "no \"id\" column", at: .file("Decks/x.tsv", line: 1))])
         let deck = try Deck.decode(Array(tsv.utf8), path: "Decks/t.tsv")
         #expect(deck.cards[0].meanings == ["cat", "kitty"])
     }
@@ -123,8 +123,8 @@ struct ValidationTests {
         let translation = try Pack(path: scratch.pack("ru", files: Self.bank([Self.question("q1"), Self.question("q3")])))
         #expect(
             ContentValidator(content: translation).compareTranslations(with: reference) == [
-                ContentError(.missingTranslation, file: "Banks/b/c.json", item: "q2"),
-                ContentError(.extraTranslation, file: "Banks/b/c.json", line: 1, item: "q3"),
+                ContentError(.missingTranslation, at: .file("Banks/b/c.json", item: "q2")),
+                ContentError(.extraTranslation, at: .file("Banks/b/c.json", line: 1, item: "q3")),
             ])
     }
 
@@ -147,10 +147,10 @@ struct ValidationTests {
         let translation = try Pack(path: scratch.pack("ru", files: files))
         #expect(
             ContentValidator(content: translation).compareTranslations(with: reference) == [
-                ContentError(.pictureMismatch, file: "Banks/b/c.json", line: 1, item: "c", "none here, Images/c.png in the reference"),
-                ContentError(.answerKeyMismatch, file: "Banks/b/c.json", line: 2, item: "q2", "correct: choice 1 here, choice 2 in the reference"),
-                ContentError(.pictureMismatch, file: "Banks/b/c.json", line: 3, item: "q3", "Images/yield.png here, Images/stop.png in the reference"),
-                ContentError(.answerKeyMismatch, file: "Banks/b/c.json", line: 4, item: "q4", "3 choices, the reference has 2"),
+                ContentError(.pictureMismatch, "none here, Images/c.png in the reference", at: .file("Banks/b/c.json", line: 1, item: "c")),
+                ContentError(.answerKeyMismatch, "correct: choice 1 here, choice 2 in the reference", at: .file("Banks/b/c.json", line: 2, item: "q2")),
+                ContentError(.pictureMismatch, "Images/yield.png here, Images/stop.png in the reference", at: .file("Banks/b/c.json", line: 3, item: "q3")),
+                ContentError(.answerKeyMismatch, "3 choices, the reference has 2", at: .file("Banks/b/c.json", line: 4, item: "q4")),
             ])
     }
 }
@@ -170,9 +170,9 @@ struct HostileContentTests {
         let problems = ContentValidator(content: FolderSource(root: scratch.url("source"))).validate()
         #expect(problems.count == 1)
         #expect(problems.first?.code == .unsafeReference)
-        #expect(problems.first?.file == "Banks/b/c.json")
-        #expect(problems.first?.line == 1)
-        #expect(problems.first?.item == "q1")
+        #expect(problems.first?.location.file == "Banks/b/c.json")
+        #expect(problems.first?.location.line == 1)
+        #expect(problems.first?.location.item == "q1")
         // A source folder never reads through such a path, even asked directly.
         #expect(throws: ContentError.self) { try FolderSource(root: scratch.url("source")).data(atPath: picture) }
         #expect(!FolderSource(root: scratch.url("source")).contains(picture))
@@ -185,21 +185,21 @@ struct HostileContentTests {
         try scratch.write("source/Banks/b/bank.json", #"{"id": "b", "title": "B", "categories": ["../../../outside"]}"#)
         let problems = ContentValidator(content: FolderSource(root: scratch.url("source"))).validate()
         #expect(problems.map(\.code) == [.unsafeReference])
-        #expect(problems.first?.file == "Banks/b/bank.json")
+        #expect(problems.first?.location.file == "Banks/b/bank.json")
     }
 
     @Test("table decks: a row of the wrong width or an unterminated quote names its line")
     func brokenTables() throws {
         let wide = "id\tfront\tback\n1\ta\tb\n2\ta\tb\textra\n"
-        #expect(throws: ContentError(.malformed, file: "Decks/w.tsv", line: 3, "the row has 4 fields, the header 3")) {
+        #expect(throws: ContentError(.malformed, "the row has 4 fields, the header 3", at: .file("Decks/w.tsv", line: 3))) {
             try Deck.decode(Array(wide.utf8), path: "Decks/w.tsv")
         }
         let narrow = "id,front,back\n1,a,b\n\n2,a\n"
-        #expect(throws: ContentError(.malformed, file: "Decks/n.csv", line: 4, "the row has 2 fields, the header 3")) {
+        #expect(throws: ContentError(.malformed, "the row has 2 fields, the header 3", at: .file("Decks/n.csv", line: 4))) {
             try Deck.decode(Array(narrow.utf8), path: "Decks/n.csv")
         }
         let open = "id,front,back\n1,\"a, b\",c\n2,\"never closed,c\n3,x,y\n"
-        #expect(throws: ContentError(.malformed, file: "Decks/q.csv", line: 3, "a quoted field opened on this line is never closed")) {
+        #expect(throws: ContentError(.malformed, "a quoted field opened on this line is never closed", at: .file("Decks/q.csv", line: 3))) {
             try Deck.decode(Array(open.utf8), path: "Decks/q.csv")
         }
         // Quoted fields may hold the delimiter, doubled quotes and line breaks.
@@ -223,7 +223,7 @@ struct HostileContentTests {
         let pack = try Pack(path: scratch.url("d.zip"))
         let error = #expect(throws: ContentError.self) { try Deck.load(id: "d", from: pack) }
         #expect(error?.code == .unreadable)
-        guard case .pack(let cause)? = error?.cause else {
+        guard case .pack(let cause)? = error?.underlying else {
             Issue.record("no pack error underneath: \(String(describing: error))")
             return
         }
@@ -250,6 +250,6 @@ struct HostileContentTests {
         files["Banks/b/c.json"] = files["Banks/b/c.json"]?.replacingOccurrences(
             of: #""id": "q1", "#, with: #""id": "q1", "source": "Motor Vehicle Act, s. 129", "#)
         let problems = try ValidationTests().problems(files)
-        #expect(problems == [ContentError(.missingSource, file: "Banks/b/c.json", line: 1, item: "q2", "the bank requires a source on every question")])
+        #expect(problems == [ContentError(.missingSource, "the bank requires a source on every question", at: .file("Banks/b/c.json", line: 1, item: "q2"))])
     }
 }

@@ -12,7 +12,7 @@ struct BadInputTests {
         let state = AnyScheduler.standard(other).newState(at: StudyMoment(now, sessionDay: 1))
         let scheduler = AnyScheduler.standard(kind)
         var random = SplitMix64(seed: 1)
-        #expect(throws: StudyEngineError(.stateFromAnotherScheduler, field: "state", "this is the \(kind.rawValue) scheduler, the state was written by \(other.rawValue)")) {
+        #expect(throws: StudyEngineError(.stateFromAnotherScheduler, "this is the \(kind.rawValue) scheduler, the state was written by \(other.rawValue)", at: .field("state"))) {
             try scheduler.review(state, answer: .right, at: StudyMoment(now, sessionDay: 1), random: &random)
         }
     }
@@ -33,13 +33,13 @@ struct BadInputTests {
     func dueBeforeLastReview() {
         let last = now
         let early = now.plus(days: -1)
-        #expect(throws: StudyEngineError(.dueBeforeLastReview, field: "due", "sm2 due 2026-01-04T09:00:00Z is before the last review 2026-01-05T09:00:00Z")) {
+        #expect(throws: StudyEngineError(.dueBeforeLastReview, "sm2 due 2026-01-04T09:00:00Z is before the last review 2026-01-05T09:00:00Z", at: .field("due"))) {
             try SM2Scheduler().review(.init(repetitions: 1, easinessHundredths: 250, intervalDays: 1, lastReview: last, due: early, repeatToday: false), answer: .grade(4), at: StudyMoment(now))
         }
-        #expect(throws: StudyEngineError(.dueBeforeLastReview, field: "due", "fsrs6 due 2026-01-04T09:00:00Z is before the last review 2026-01-05T09:00:00Z")) {
+        #expect(throws: StudyEngineError(.dueBeforeLastReview, "fsrs6 due 2026-01-04T09:00:00Z is before the last review 2026-01-05T09:00:00Z", at: .field("due"))) {
             try FSRSScheduler.fsrs6().review(FSRSState(phase: .review, step: nil, stability: 3, difficulty: 5, lastReview: last, due: early), answer: .grade(3), at: StudyMoment(now))
         }
-        #expect(throws: StudyEngineError(.dueBeforeLastReview, field: "dueSessionDay", "leitner due session day 3 is before the last review's session day 5")) {
+        #expect(throws: StudyEngineError(.dueBeforeLastReview, "leitner due session day 3 is before the last review's session day 5", at: .field("dueSessionDay"))) {
             try LeitnerScheduler().review(.init(level: 2, retired: false, dueSessionDay: 3, lastSessionDay: 5), answer: .right, at: StudyMoment(now, sessionDay: 6))
         }
         #expect(throws: StudyEngineError.self) {
@@ -75,16 +75,16 @@ struct BadInputTests {
 
     @Test("unusable stored states are refused with the field that is wrong")
     func invalidStates() {
-        #expect(throws: StudyEngineError(.invalidState, field: "easinessHundredths", "sm2 EF is at least 1.30, got 100 hundredths")) {
+        #expect(throws: StudyEngineError(.invalidState, "sm2 EF is at least 1.30, got 100 hundredths", at: .field("easinessHundredths"))) {
             try SM2Scheduler().review(.init(repetitions: 1, easinessHundredths: 100, intervalDays: 1, lastReview: nil, due: now, repeatToday: false), answer: .grade(4), at: StudyMoment(now))
         }
-        #expect(throws: StudyEngineError(.invalidState, field: "difficulty", "difficulty must be 1 to 10, got 11.0")) {
+        #expect(throws: StudyEngineError(.invalidState, "difficulty must be 1 to 10, got 11.0", at: .field("difficulty"))) {
             try FSRSScheduler.fsrs6().review(FSRSState(phase: .review, step: nil, stability: 3, difficulty: 11, lastReview: nil, due: now), answer: .grade(3), at: StudyMoment(now))
         }
-        #expect(throws: StudyEngineError(.invalidState, field: "stage", "staged stages are 0 (lesson) to 9 (burned), got 12")) {
+        #expect(throws: StudyEngineError(.invalidState, "staged stages are 0 (lesson) to 9 (burned), got 12", at: .field("stage"))) {
             try StagedScheduler().review(.init(stage: 12, lastReview: nil, due: now), answer: .right, at: StudyMoment(now))
         }
-        #expect(throws: StudyEngineError(.invalidState, field: "level", "leitner levels are 1 to 7, got 0")) {
+        #expect(throws: StudyEngineError(.invalidState, "leitner levels are 1 to 7, got 0", at: .field("level"))) {
             try LeitnerScheduler().review(.init(level: 0, retired: false, dueSessionDay: 1, lastSessionDay: nil), answer: .right, at: StudyMoment(now, sessionDay: 1))
         }
     }
@@ -98,8 +98,8 @@ struct BadInputTests {
 
     @Test("an error's description is one line with place, code and reason")
     func description() {
-        let error = StudyEngineError(.malformedRow, file: "log.csv", row: 7, field: "review_rating", "'x' is not a whole number")
-        #expect(error.description == "log.csv:7: review_rating: malformedRow: 'x' is not a whole number")
-        #expect(StudyEngineError(.gradeOutOfRange, row: 3, "bad").description == "row 3: gradeOutOfRange: bad")
+        let error = StudyEngineError(.gradeOutOfRange, "FSRS grades are 1 to 4, got 7", at: .file("log.csv", line: 7, field: "review_rating"))
+        #expect(error.description == "log.csv:7: review_rating: gradeOutOfRange: FSRS grades are 1 to 4, got 7")
+        #expect(StudyEngineError(.gradeOutOfRange, "bad", at: .line(3)).description == "line 3: gradeOutOfRange: bad")
     }
 }

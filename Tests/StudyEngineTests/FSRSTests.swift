@@ -128,7 +128,7 @@ struct FSRSTests {
         #expect(easy.interval == .days(16))
         var w = FSRSParameters.fsrs6Defaults.values
         w[19] = 0.3
-        #expect(throws: StudyEngineError(.invalidConfiguration, field: "parameters", "FSRS-5 has w19 = 0 and w20 = 0.5")) {
+        #expect(throws: StudyEngineError(.invalidConfiguration, "FSRS-5 has w19 = 0 and w20 = 0.5", at: .field("parameters"))) {
             try FSRSScheduler(FSRSScheduler.Configuration(parameters: try FSRSParameters(w)), version: .fsrs5)
         }
     }
@@ -137,17 +137,17 @@ struct FSRSTests {
     func parameterBounds() {
         var w = FSRSParameters.fsrs6Defaults.values
         w[7] = 0.9
-        #expect(throws: StudyEngineError(.invalidConfiguration, field: "w7", "0.9 is outside py-fsrs's bounds [0.001, 0.75]")) {
+        #expect(throws: StudyEngineError(.invalidConfiguration, "0.9 is outside py-fsrs's bounds [0.001, 0.75]", at: .field("w7"))) {
             try FSRSParameters(w)
         }
-        #expect(throws: StudyEngineError(.invalidConfiguration, field: "parameters", "FSRS takes 21 parameters, got 19")) {
+        #expect(throws: StudyEngineError(.invalidConfiguration, "FSRS takes 21 parameters, got 19", at: .field("parameters"))) {
             try FSRSParameters(Array(w.prefix(19)))
         }
     }
 
     @Test("a grade outside 1–4 is a typed error")
     func gradeOutOfRange() {
-        #expect(throws: StudyEngineError(.gradeOutOfRange, field: "grade", "fsrs6 grades are 1 (Again) to 4 (Easy), got 0")) {
+        #expect(throws: StudyEngineError(.gradeOutOfRange, "fsrs6 grades are 1 (Again) to 4 (Easy), got 0", at: .field("grade"))) {
             try fsrs.review(fsrs.newState(at: StudyMoment(start)), answer: .grade(0), at: StudyMoment(start))
         }
     }

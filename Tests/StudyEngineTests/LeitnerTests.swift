@@ -67,7 +67,7 @@ struct LeitnerTests {
         }
         #expect(levels == [2, 3, 4, 5, 6, 7, 8])
         #expect(state.retired)
-        #expect(throws: StudyEngineError(.itemRetired, field: "retired", "leitner: the item was retired after level 7 and is not reviewed again")) {
+        #expect(throws: StudyEngineError(.itemRetired, "leitner: the item was retired after level 7 and is not reviewed again", at: .field("retired"))) {
             try leitner.review(state, answer: .right, at: StudyMoment(Date(timeIntervalSince1970: 0), sessionDay: day + 1))
         }
     }
@@ -81,7 +81,7 @@ struct LeitnerTests {
     @Test("without the deck's session day the session-calendar scheduler refuses to guess")
     func needsSessionDay() {
         let state = leitner.newState(at: StudyMoment(Date(timeIntervalSince1970: 0)))
-        #expect(throws: StudyEngineError(.missingSessionDay, field: "sessionDay", "the session-calendar leitner scheduler needs the deck's session day")) {
+        #expect(throws: StudyEngineError(.missingSessionDay, "the session-calendar leitner scheduler needs the deck's session day", at: .field("sessionDay"))) {
             try leitner.review(state, answer: .right, at: StudyMoment(Date(timeIntervalSince1970: 0)))
         }
     }
@@ -89,7 +89,7 @@ struct LeitnerTests {
     @Test("Leitner takes right or wrong, not a grade")
     func gradesRefused() {
         let state = leitner.newState(at: StudyMoment(Date(timeIntervalSince1970: 0), sessionDay: 1))
-        #expect(throws: StudyEngineError(.answerNotAccepted, field: "answer", "leitner takes right or wrong (or a multiple-choice result), got grade(4)")) {
+        #expect(throws: StudyEngineError(.answerNotAccepted, "leitner takes right or wrong (or a multiple-choice result), got grade(4)", at: .field("answer"))) {
             try leitner.review(state, answer: .grade(4), at: StudyMoment(Date(timeIntervalSince1970: 0), sessionDay: 1))
         }
     }

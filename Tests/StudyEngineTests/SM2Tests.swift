@@ -76,10 +76,10 @@ struct SM2Tests {
     @Test("a grade outside 0–5 is a typed error naming the grade")
     func gradeOutOfRange() {
         let state = sm2.newState(at: StudyMoment(utc("2026-01-05T09:00:00Z")))
-        #expect(throws: StudyEngineError(.gradeOutOfRange, field: "grade", "sm2 grades are 0 to 5, got 6")) {
+        #expect(throws: StudyEngineError(.gradeOutOfRange, "sm2 grades are 0 to 5, got 6", at: .field("grade"))) {
             try sm2.review(state, answer: .grade(6), at: StudyMoment(state.due))
         }
-        #expect(throws: StudyEngineError(.gradeOutOfRange, field: "grade", "sm2 grades are 0 to 5, got -1")) {
+        #expect(throws: StudyEngineError(.gradeOutOfRange, "sm2 grades are 0 to 5, got -1", at: .field("grade"))) {
             try sm2.review(state, answer: .grade(-1), at: StudyMoment(state.due))
         }
     }

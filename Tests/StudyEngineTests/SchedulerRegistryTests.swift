@@ -24,7 +24,7 @@ struct FixedDaysScheduler: ReviewScheduler {
     func newState(at moment: StudyMoment) -> State { State(rightInARow: 0, lastReview: nil, due: moment.date) }
 
     func validate(_ state: State) throws(StudyEngineError) {
-        guard state.rightInARow >= 0 else { throw StudyEngineError(.invalidState, field: "rightInARow", "cannot be negative") }
+        guard state.rightInARow >= 0 else { throw StudyEngineError(.invalidState, "cannot be negative", at: .field("rightInARow")) }
     }
 
     func review<Random: RandomNumberGenerator>(

@@ -23,7 +23,7 @@ struct StagedTests {
         }
         #expect(waits == [4, 8, 23, 47, 167, 335, 719, 2879].map { Interval.duration(Double($0) * 3_600) } + [.never])
         #expect(names == ["Apprentice 1", "Apprentice 2", "Apprentice 3", "Apprentice 4", "Guru 1", "Guru 2", "Master", "Enlightened", "Burned"])
-        #expect(throws: StudyEngineError(.itemRetired, field: "stage", "staged: the item is burned and is not reviewed again")) {
+        #expect(throws: StudyEngineError(.itemRetired, "staged: the item is burned and is not reviewed again", at: .field("stage"))) {
             try staged.review(state, answer: .right, at: StudyMoment(now))
         }
     }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Evaluation on the 12k review log (ENGINE.md's protocol)")
 struct EvaluationTests {
-    static let report: Result<EvaluationReport, StudyEngineError> = Research.log.map { Evaluator.evaluate($0) }
+    static let report: Result<EvaluationReport, ReviewLogError> = Research.log.map { Evaluator.evaluate($0) }
 
     func row(_ rows: [EvaluationRow], _ model: String) throws -> RecallMetrics {
         try #require(rows.first { $0.model == model }?.metrics, "no row \(model)")

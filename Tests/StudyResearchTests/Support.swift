@@ -10,7 +10,7 @@ enum Research {
     static let reviewLog = Repository.path("Tests/StudyResearchTests/Fixtures/review-log-12k.csv")
 
     /// The log, read once (tests call `try Research.log.get()`).
-    static let log = Result { () throws(StudyEngineError) -> ReviewLog in try ReviewLog(contentsOfFile: reviewLog) }
+    static let log = Result { () throws(ReviewLogError) -> ReviewLog in try ReviewLog(contentsOfFile: reviewLog) }
 }
 
 /// Runs the built `study` binary, as a user would.

@@ -79,7 +79,7 @@ final class RecordingRemote: SyncRemote, @unchecked Sendable {
             _failPutAfterWrite -= 1
             return true
         }
-        if fail { throw SyncError(.timeout, object: name, "no answer (the object was written)") }
+        if fail { throw SyncError(.timeout, "no answer (the object was written)", at: .file(name)) }
     }
 
     func delete(_ name: String) async throws(SyncError) {

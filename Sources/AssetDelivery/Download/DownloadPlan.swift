@@ -129,7 +129,7 @@ struct DownloadPlan {
         while offset < range.upperBound {
             let want = Int(min(UInt64(buffer.count), range.upperBound - offset))
             let got = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]), at: offset)
-            guard got > 0 else { throw PackError(.io, "the file ended at \(offset), before \(range.upperBound)", path: file.path, offset: offset) }
+            guard got > 0 else { throw PackError(.io, "the file ended at \(offset), before \(range.upperBound)", at: .pack(file.path, offset: offset)) }
             hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<got]))
             offset += UInt64(got)
         }

@@ -37,7 +37,7 @@ extension PackDownload {
                     switch head.status {
                     case 206 where range != nil:
                         guard head.firstByte == asked.lowerBound else {
-                            throw DeliveryError(.network, "asked for bytes from \(asked.lowerBound), got bytes from \(head.firstByte)", file: address, item: name)
+                            throw DeliveryError(.network, "asked for bytes from \(asked.lowerBound), got bytes from \(head.firstByte)", at: .file(address, item: name))
                         }
                         if let total = head.totalLength, total != size {
                             throw Restart(reason: "the origin's file is \(total) bytes, the catalog says \(size)")
@@ -52,14 +52,14 @@ extension PackDownload {
                     case 404, 403:
                         throw NotServed(status: head.status)
                     default:
-                        throw DeliveryError(.httpStatus, "HTTP \(head.status)", file: address, item: name)
+                        throw DeliveryError(.httpStatus, "HTTP \(head.status)", at: .file(address, item: name))
                     }
                     try journal.adopt(etag: head.strongETag)
                 },
                 receive: { data in
                     let count = UInt64(data.count)
                     guard count <= cursor.end - cursor.position else {
-                        throw DeliveryError(.tooMuchData, "the origin sent more than the \(cursor.end - cursor.base) bytes asked for", file: address, item: name)
+                        throw DeliveryError(.tooMuchData, "the origin sent more than the \(cursor.end - cursor.base) bytes asked for", at: .file(address, item: name))
                     }
                     let written = data.withUnsafeBytes { raw in Result { () throws(PackError) in try file.write(raw, at: cursor.position) } }
                     if case .failure(let error) = written { throw DeliveryError.fileSystem(error, item: name) }
@@ -89,7 +89,7 @@ extension PackDownload {
         counters.add(fetched: response.bodyBytes, requests: 1)
         guard cursor.position == cursor.end else {
             throw DeliveryError(
-                .network, "the response ended after \(cursor.position - cursor.base) of \(cursor.end - cursor.base) bytes", file: address, item: name)
+                .network, "the response ended after \(cursor.position - cursor.base) of \(cursor.end - cursor.base) bytes", at: .file(address, item: name))
         }
         // Journaled, not synced: a killed process loses nothing (the kernel keeps the pages); the
         // file is synced once every range is in, before it is hashed.

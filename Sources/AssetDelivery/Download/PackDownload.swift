@@ -85,11 +85,11 @@ struct PackDownload {
                 return counters.value
             } catch let restart as Restart {
                 restarts += 1
-                if restarts == 3 { throw DeliveryError(.corruptDownload, restart.reason, file: url.absoluteString, item: label) }
+                if restarts == 3 { throw DeliveryError(.corruptDownload, restart.reason, at: .file(url.absoluteString, item: label)) }
                 verifyingCopies = verifyingCopies || restart.distrustLocal
             } catch is WholeFileServed {
                 // downloadWhole never throws this: the switch happens once.
-                guard !whole else { throw DeliveryError(.corruptDownload, "the origin answered a request for the whole file with a part", file: url.absoluteString, item: label) }
+                guard !whole else { throw DeliveryError(.corruptDownload, "the origin answered a request for the whole file with a part", at: .file(url.absoluteString, item: label)) }
                 whole = true
             }
         }
@@ -123,8 +123,7 @@ struct PackDownload {
             if resuming { throw Restart(reason: "the resumed tail names another digest") }
             journal.remove()
             throw DeliveryError(
-                .corruptDownload, "its index digest is \(layout.metadata.digest), the catalog says \(entry.digest)", file: url.absoluteString,
-                item: label)
+                .corruptDownload, "its index digest is \(layout.metadata.digest), the catalog says \(entry.digest)", at: .file(url.absoluteString, item: label))
         }
 
         // 2. What is copied, what is fetched: the fetches start at once, the copies are made
@@ -229,15 +228,12 @@ struct PackDownload {
             let actual = try hash(file, item.dataOffset..<item.dataOffset + item.size)
             guard actual == expected else {
                 throw DeliveryError(
-                    .corruptDownload,
-                    "entry \"\(String(decoding: item.path, as: UTF8.self))\" arrived with SHA-256 \(actual.hex), the pack's index says \(expected.hex)",
-                    file: url.absoluteString, item: label)
+                    .corruptDownload, "entry \"\(String(decoding: item.path, as: UTF8.self))\" arrived with SHA-256 \(actual.hex), the pack's index says \(expected.hex)", at: .file(url.absoluteString, item: label))
             }
         }
         if built { throw WholeFileServed() }
         throw DeliveryError(
-            .corruptDownload, "the file has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", file: url.absoluteString,
-            item: label)
+            .corruptDownload, "the file has SHA-256 \(whole.hex), the catalog says \(entry.sha256.hex)", at: .file(url.absoluteString, item: label))
     }
 
     /// Renames the verified file over `destination` (a reader of the old file keeps its bytes)

@@ -98,7 +98,7 @@ struct CatalogUpdate {
             }
         }
         guard let chosen = target ?? accepted else {
-            throw DeliveryError(.notInCatalog, pending ?? "nothing is published", file: address(RepositoryLayout.latest))
+            throw DeliveryError(.notInCatalog, pending ?? "nothing is published", at: .file(address(RepositoryLayout.latest)))
         }
         // Installing an older catalog again is fine; an expired one is not (a freeze).
         do {
@@ -146,9 +146,9 @@ struct CatalogUpdate {
         } catch let error as DeliveryError {
             throw error
         } catch is CancellationError {
-            throw DeliveryError(.cancelled, "cancelled", file: url.absoluteString)
+            throw DeliveryError(.cancelled, at: .file(url.absoluteString))
         } catch {
-            throw DeliveryError(.network, "\(error)", file: url.absoluteString)
+            throw DeliveryError(.network, "\(error)", at: .file(url.absoluteString))
         }
     }
 }

@@ -32,12 +32,12 @@ struct FolderLock {
             }
             if taken { return FolderLock(file: file) }
             guard policy == .wait else {
-                throw DeliveryError(.busy, "another installer is updating this folder; try again when it is done", file: folder)
+                throw DeliveryError(.busy, "another installer is updating this folder; try again when it is done", at: .file(folder))
             }
             do {
                 try await Task.sleep(nanoseconds: 50_000_000)
             } catch {
-                throw DeliveryError(.cancelled, "cancelled while waiting for another installer", file: folder)
+                throw DeliveryError(.cancelled, "while waiting for another installer", at: .file(folder))
             }
         }
     }

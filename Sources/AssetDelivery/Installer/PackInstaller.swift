@@ -133,7 +133,7 @@ public actor PackInstaller {
     ///   file name component (the catalog refuses such packs; this is the last guard).
     public nonisolated func path(name: String, locale: String?) throws(DeliveryError) -> String {
         guard let file = PackMetadata.installedFileName(name: name, locale: locale) else {
-            throw DeliveryError(.notInCatalog, "\(name) (\(locale ?? "base")) is not a name a pack may have", file: folder)
+            throw DeliveryError(.notInCatalog, "\(name) (\(locale ?? "base")) is not a name a pack may have", at: .file(folder))
         }
         return folder + "/" + file
     }
@@ -206,7 +206,7 @@ public actor PackInstaller {
             guard let missing else { break }
             let reason = "the origin does not serve \(missing.path) (\(missing.label)) of catalog version \(target.catalog.catalog.version) yet"
             guard let fallback = target.previous, fallback.catalog.version != target.catalog.catalog.version else {
-                throw DeliveryError(.notInCatalog, reason, file: repository.appendingPathComponent(missing.path).absoluteString, item: missing.label)
+                throw DeliveryError(.notInCatalog, reason, at: .file(repository.appendingPathComponent(missing.path).absoluteString, item: missing.label))
             }
             do {
                 try verifier.checkNotExpired(fallback, updateStarted: started)
@@ -268,9 +268,9 @@ public actor PackInstaller {
         } catch let error as PackDownload.NotServed {
             throw error
         } catch is CancellationError {
-            throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", item: download.label)
+            throw DeliveryError(.cancelled, "what was fetched is kept for the next run", at: .item(download.label))
         } catch {
-            throw DeliveryError(.network, "\(error)", file: download.url.absoluteString, item: download.label)
+            throw DeliveryError(.network, "\(error)", at: .file(download.url.absoluteString, item: download.label))
         }
     }
 
@@ -288,16 +288,16 @@ public actor PackInstaller {
                 defer { group.cancelAll() }
                 guard let first = try await group.next(), let value = first else {
                     throw DeliveryError(
-                        .timeout, "the update took longer than \(Int(min(limit, 1e9))) s; what was fetched is kept for the next run", file: address)
+                        .timeout, "the update took longer than \(Int(min(limit, 1e9))) s; what was fetched is kept for the next run", at: .file(address))
                 }
                 return value
             }
         } catch let error as DeliveryError {
             throw error
         } catch is CancellationError {
-            throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run", file: address)
+            throw DeliveryError(.cancelled, "what was fetched is kept for the next run", at: .file(address))
         } catch {
-            throw DeliveryError(.network, "\(error)", file: address)
+            throw DeliveryError(.network, "\(error)", at: .file(address))
         }
     }
 
@@ -316,7 +316,7 @@ public actor PackInstaller {
         } catch let error as DeliveryError {
             throw error
         } catch {
-            throw DeliveryError(.cancelled, "\(error)", file: folder)
+            throw DeliveryError(.cancelled, "\(error)", at: .file(folder))
         }
         defer { lock.release() }
         for path in installedPacks() {
@@ -326,7 +326,7 @@ public actor PackInstaller {
     }
 
     private func checkCancelled() throws(DeliveryError) {
-        if Task.isCancelled { throw DeliveryError(.cancelled, "cancelled; what was fetched is kept for the next run") }
+        if Task.isCancelled { throw DeliveryError(.cancelled, "what was fetched is kept for the next run") }
     }
 
     /// The packs of `catalog` for `locales`: base packs, then each chain's locale packs.

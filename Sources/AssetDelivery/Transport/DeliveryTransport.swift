@@ -70,7 +70,7 @@ extension DeliveryTransport {
         let response = try await get(url, range: nil, ifRange: nil, limit: limit, head: { _ in }) { buffer.append($0) }
         if response.status == 404 || response.status == 403 { return (response, nil) }
         guard response.status == 200 else {
-            throw DeliveryError(.httpStatus, "HTTP \(response.status)", file: url.absoluteString)
+            throw DeliveryError(.httpStatus, "HTTP \(response.status)", at: .file(url.absoluteString))
         }
         return (response, buffer.value)
     }

@@ -63,7 +63,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             }
         } onCancel: {
             // The caller goes on at once; the task is cancelled behind it, its bytes dropped.
-            state.settle(failing: DeliveryError(.cancelled, "cancelled", file: url.absoluteString))
+            state.settle(failing: DeliveryError(.cancelled, at: .file(url.absoluteString)))
             Self.cancel(task)
         }
     }
@@ -228,10 +228,10 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
                 !encoding.isEmpty, encoding.lowercased() != "identity"
             {
                 throw DeliveryError(
-                    .network, "the origin sent the body encoded (Content-Encoding: \(encoding.prefix(40))), not as it is", file: url.absoluteString)
+                    .network, "the origin sent the body encoded (Content-Encoding: \(encoding.prefix(40))), not as it is", at: .file(url.absoluteString))
             }
             if let text = http?.value(forHTTPHeaderField: "Content-Length"), let length = UInt64(text), length > limit {
-                throw DeliveryError(.tooMuchData, "the origin announced \(length) bytes, more than the \(limit) expected", file: url.absoluteString)
+                throw DeliveryError(.tooMuchData, "the origin announced \(length) bytes, more than the \(limit) expected", at: .file(url.absoluteString))
             }
         }
 
@@ -246,7 +246,7 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
             if response.bodyBytes > state.limit {
                 URLSessionTransport.cancel(dataTask)
                 state.settle(
-                    failing: DeliveryError(.tooMuchData, "the origin sent more than the \(state.limit) bytes expected", file: state.url.absoluteString))
+                    failing: DeliveryError(.tooMuchData, "the origin sent more than the \(state.limit) bytes expected", at: .file(state.url.absoluteString)))
                 return
             }
             if let error = state.unlessFailed({ try state.receive(data) }) {
@@ -266,15 +266,15 @@ public final class URLSessionTransport: DeliveryTransport, @unchecked Sendable {
                 let code = (error as NSError).code
                 let url = state.url.absoluteString
                 if code == NSURLErrorTimedOut {
-                    return state.settle(.failure(DeliveryError(.timeout, "no data for too long: the origin stalled", file: url)))
+                    return state.settle(.failure(DeliveryError(.timeout, "no data for too long: the origin stalled", at: .file(url))))
                 }
                 if code == NSURLErrorCancelled {
-                    return state.settle(.failure(DeliveryError(.cancelled, "cancelled", file: url)))
+                    return state.settle(.failure(DeliveryError(.cancelled, at: .file(url))))
                 }
-                return state.settle(.failure(DeliveryError(.network, error.localizedDescription, file: url)))
+                return state.settle(.failure(DeliveryError(.network, error.localizedDescription, at: .file(url))))
             }
             guard let response = state.response else {
-                return state.settle(.failure(DeliveryError(.network, "no response", file: state.url.absoluteString)))
+                return state.settle(.failure(DeliveryError(.network, "no response", at: .file(state.url.absoluteString))))
             }
             state.settle(.success(response))
         }

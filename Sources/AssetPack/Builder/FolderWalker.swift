@@ -37,24 +37,24 @@ enum FolderWalker {
         let descriptor: FileDescriptor
         switch Platform.system({ try FileDescriptor.open(folder, .readOnly, options: [.directory, .closeOnExec]) }) {
         case .success(let opened): descriptor = opened
-        case .failure(.notDirectory): throw PackError(.notAFolder, path: folder)
-        case .failure(let error): throw PackError.system(error, "cannot read folder", path: folder)
+        case .failure(.notDirectory): throw PackError(.notAFolder, at: .file(folder))
+        case .failure(let error): throw PackError.system(error, "cannot read folder", at: .file(folder))
         }
         let stream: Platform.FolderStream
         do {
             stream = try Platform.FolderStream(taking: descriptor)
         } catch {
-            throw PackError.system(error, "cannot read folder", path: folder)
+            throw PackError.system(error, "cannot read folder", at: .file(folder))
         }
         let status: Stat
         do {
             status = try stream.descriptor.stat()
         } catch {
-            throw PackError.system(error, "cannot stat", path: folder)
+            throw PackError.system(error, "cannot stat", at: .file(folder))
         }
         let identity = Identity(device: FileIdentity(status).device, inode: FileIdentity(status).inode)
         guard !visited.contains(identity) else {
-            throw PackError(.symbolicLinkLoop, "a symbolic link leads back into a folder being packed", path: folder)
+            throw PackError(.symbolicLinkLoop, "a symbolic link leads back into a folder being packed", at: .file(folder))
         }
         let visited = visited + [identity]
         // Names with their NUL: fstatat takes them as they are, and a NUL sorts before every
@@ -78,14 +78,14 @@ enum FolderWalker {
                     .failed(
                         PackError(
                             .unsafeName, "the file name is not valid UTF-8",
-                            path: prefix + String(decoding: name, as: UTF8.self))))
+                            at: .file(prefix + String(decoding: name, as: UTF8.self)))))
                 break
             }
             let fullPath = prefix + display
             let relativePath = relative.isEmpty ? display : relative + "/" + display
             switch status {
             case .failure(let error):
-                items.append(.failed(PackError.system(error, "cannot stat (a broken symbolic link?)", path: fullPath)))
+                items.append(.failed(PackError.system(error, "cannot stat (a broken symbolic link?)", at: .file(fullPath))))
             case .success(let entry) where entry.type == .directory:
                 items.append(.folder(path: fullPath, relative: relativePath))
             case .success(let entry) where entry.type == .regular:
@@ -95,7 +95,7 @@ enum FolderWalker {
                     .failed(
                         PackError(
                             .notRegularFile, "it is \(FileAccess.describe(entry.type)), neither a file nor a folder",
-                            path: fullPath)))
+                            at: .file(fullPath))))
             }
             if case .failed = items.last { break }
         }

@@ -18,12 +18,12 @@ struct ListedSourceFile: Sendable {
         do {
             now = FileIdentity(try file.stat())
         } catch {
-            return PackError.system(error, "cannot stat", path: path)
+            return PackError.system(error, "cannot stat", at: .file(path))
         }
         if now.size != listed.size {
-            return PackError(.fileChanged, "size was \(listed.size), now \(now.size)", path: path)
+            return PackError(.fileChanged, "size was \(listed.size), now \(now.size)", at: .file(path))
         }
-        guard now == listed else { return PackError(.fileChanged, "modified or replaced while being packed", path: path) }
+        guard now == listed else { return PackError(.fileChanged, "modified or replaced while being packed", at: .file(path)) }
         return nil
     }
 
@@ -33,7 +33,7 @@ struct ListedSourceFile: Sendable {
         if let changed = checkUnchanged(file) { return changed }
         return PackError(
             .sizeMismatch, "the file has more bytes than its status says (\(listed.size)); only regular files with a true size can be packed",
-            path: path)
+            at: .file(path))
     }
 
     /// Reads the whole file into `buffer`, which has room for one byte more than the listed
@@ -48,7 +48,7 @@ struct ListedSourceFile: Sendable {
         let file: FileDescriptor
         switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec]) }) {
         case .success(let opened): file = opened
-        case .failure(let error): return .failure(PackError.system(error, "cannot open", path: path))
+        case .failure(let error): return .failure(PackError.system(error, "cannot open", at: .file(path)))
         }
         defer { _ = try? file.close() }
         var done = 0
@@ -57,14 +57,14 @@ struct ListedSourceFile: Sendable {
         // for has met the end of a regular file, so a whole file usually takes one read.
         while reading {
             switch Platform.system({ try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...])) }) {
-            case .failure(let error): return .failure(PackError.system(error, "read failed", path: path))
+            case .failure(let error): return .failure(PackError.system(error, "read failed", at: .file(path)))
             case .success(let count):
                 done += count
                 reading = count > 0 && done < listedSize
             }
         }
         if done < listedSize {
-            return .failure(PackError(.fileChanged, "shrank to \(done) of \(listedSize) bytes while being packed", path: path))
+            return .failure(PackError(.fileChanged, "shrank to \(done) of \(listedSize) bytes while being packed", at: .file(path)))
         }
         if done > listedSize { return .failure(moreBytesThanListed(file)) }
         // A file that grew, shrank or was rewritten after it was listed has a new size or time.
@@ -85,7 +85,7 @@ struct ListedSourceFile: Sendable {
                 let count: Int
                 switch Platform.system({ try file.read(into: buffer) }) {
                 case .success(let read): count = read
-                case .failure(let error): throw PackError.system(error, "read failed", path: path)
+                case .failure(let error): throw PackError.system(error, "read failed", at: .file(path))
                 }
                 guard UInt64(count) <= remaining else { throw moreBytesThanListed(file) }
                 let written = UnsafeRawBufferPointer(rebasing: buffer[..<count])
@@ -98,7 +98,7 @@ struct ListedSourceFile: Sendable {
         guard remaining == 0 else {
             throw PackError(
                 .fileChanged, "shrank to \(listed.size - remaining) of \(listed.size) bytes while being packed",
-                path: path)
+                at: .file(path))
         }
         if let changed = checkUnchanged(file) { throw changed }
     }

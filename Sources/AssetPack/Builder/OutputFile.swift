@@ -38,7 +38,7 @@ final class OutputFile {
         let permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
         switch Platform.system({ try FileDescriptor.open(path, .writeOnly, options: options, permissions: permissions) }) {
         case .success(let opened): file = opened
-        case .failure(let error): throw PackError.system(error, "cannot create", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot create", at: .file(path))
         }
         buffer.reserveCapacity(capacity)
     }
@@ -131,8 +131,8 @@ final class OutputFile {
     /// an error is final (never retried: the kernel may have dropped the dirty pages).
     func synchronize() throws(PackError) {
         try flush()
-        if faults?.failSync == true { throw PackError.system(.ioError, "fsync failed", path: path) }
-        if case .failure(let error) = Platform.synchronize(file) { throw PackError.system(error, "fsync failed", path: path) }
+        if faults?.failSync == true { throw PackError.system(.ioError, "fsync failed", at: .file(path)) }
+        if case .failure(let error) = Platform.synchronize(file) { throw PackError.system(error, "fsync failed", at: .file(path)) }
     }
 
     private func writeFully(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(PackError) {
@@ -143,7 +143,7 @@ final class OutputFile {
                 request = min(request, faults.maximumPerCall ?? request)
                 if let budget = faults.budget {
                     guard budget > 0 else {
-                        throw PackError.system(.noSpace, "write failed", path: path, offset: offset + UInt64(done))
+                        throw PackError.system(.noSpace, "write failed", at: .pack(path, offset: offset + UInt64(done)))
                     }
                     request = min(request, budget)
                     faults.budget = budget - request
@@ -152,11 +152,11 @@ final class OutputFile {
             let part = UnsafeRawBufferPointer(rebasing: bytes[done..<done + request])
             switch Platform.system({ try file.write(toAbsoluteOffset: Int64(offset) + Int64(done), part) }) {
             case .success(0):
-                throw PackError(.io, "write made no progress", path: path, offset: offset + UInt64(done))
+                throw PackError(.io, "write made no progress", at: .pack(path, offset: offset + UInt64(done)))
             case .success(let wrote):
                 done += wrote
             case .failure(let error):
-                throw PackError.system(error, "write failed", path: path, offset: offset + UInt64(done))
+                throw PackError.system(error, "write failed", at: .pack(path, offset: offset + UInt64(done)))
             }
         }
     }

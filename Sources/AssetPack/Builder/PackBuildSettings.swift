@@ -66,19 +66,17 @@ public struct PackBuildSettings: Sendable, Equatable {
             document = try JSONValue.parse(bytes)
         } catch {
             throw PackError(
-                .invalidSettings, "not valid JSON: \(error.message) (column \(error.column))", path: file,
-                line: error.line)
+                .invalidSettings, "not valid JSON: \(error.message) (column \(error.column))", at: .file(file, line: error.line))
         }
         guard case .object(let members) = document.kind else {
-            throw PackError(.invalidSettings, "expected an object of settings, found \(document.typeName)", path: file, line: 1)
+            throw PackError(.invalidSettings, "expected an object of settings, found \(document.typeName)", at: .file(file, line: 1))
         }
         self.init()
         for member in members {
             func string() throws(PackError) -> String {
                 guard let text = member.value.string else {
                     throw PackError(
-                        .invalidSettings, "\"\(member.key)\" must be a string, not \(member.value.typeName)", path: file,
-                        line: member.value.line)
+                        .invalidSettings, "\"\(member.key)\" must be a string, not \(member.value.typeName)", at: .file(file, line: member.value.line))
                 }
                 return text
             }
@@ -92,14 +90,14 @@ public struct PackBuildSettings: Sendable, Equatable {
                 guard case .number(let text) = member.value.kind, let value = Int(text) else {
                     throw PackError(
                         .invalidSettings, "\"alignment\" must be a whole number, not \(member.value.typeName)",
-                        path: file, line: member.value.line)
+                        at: .file(file, line: member.value.line))
                 }
                 alignment = value
             default:
                 var detail = "unknown key \"\(member.key)\""
                 if let near = Self.nearestKey(to: member.key) { detail += " (did you mean \"\(near)\"?)" }
                 detail += "; the keys are " + Self.keys.joined(separator: ", ")
-                throw PackError(.invalidSettings, detail, path: file, line: member.value.line)
+                throw PackError(.invalidSettings, detail, at: .file(file, line: member.value.line))
             }
         }
     }

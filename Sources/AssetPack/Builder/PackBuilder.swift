@@ -160,10 +160,10 @@ public struct PackBuilder {
         let status: Stat
         switch Platform.system({ try FilePath(file).stat() }) {
         case .success(let found): status = found
-        case .failure(let error): throw PackError.system(error, "cannot stat", path: file)
+        case .failure(let error): throw PackError.system(error, "cannot stat", at: .file(file))
         }
         guard status.type == .regular else {
-            throw PackError(.notRegularFile, "it is \(FileAccess.describe(status.type))", path: file)
+            throw PackError(.notRegularFile, "it is \(FileAccess.describe(status.type))", at: .file(file))
         }
         try add(path: path, origin: file, contents: .file(ListedSourceFile(path: file, listed: FileIdentity(status))))
     }
@@ -196,11 +196,11 @@ public struct PackBuilder {
             normalized = try PackPath.normalized(path)
         } catch {
             var located = error
-            located.path = origin == path ? nil : origin
+            located.location.file = origin == path ? nil : origin
             throw located
         }
         if normalized.hasPrefix(".pack/") {
-            throw PackError(.unsafeName, "the .pack/ folder is reserved for the index", entry: path)
+            throw PackError(.unsafeName, "the .pack/ folder is reserved for the index", at: .pack(entry: path))
         }
         entries.append(PendingEntry(path: normalized, utf8: Array(normalized.utf8), origin: origin, contents: contents))
     }
@@ -397,21 +397,21 @@ public struct PackBuilder {
         let sorted = entries.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (a, b) in zip(sorted, sorted.dropFirst()) where a.utf8 == b.utf8 {
             // The same name twice, or two names equal once NFC-normalized.
-            if a.origin.utf8.elementsEqual(b.origin.utf8) { throw PackError(.duplicateName, "added twice", entry: a.path) }
+            if a.origin.utf8.elementsEqual(b.origin.utf8) { throw PackError(.duplicateName, "added twice", at: .pack(entry: a.path)) }
             throw PackError(
                 .nameCollision, "\"\(a.origin)\" and \"\(b.origin)\" differ only by Unicode normalization",
-                entry: a.path)
+                at: .pack(entry: a.path))
         }
         switch CollisionKeys.firstClash(count: sorted.count, name: { sorted[$0].utf8[...] }) {
         case .sameKey(let earlier, let later)?:
             throw PackError(
                 .nameCollision,
                 "\"\(sorted[earlier].origin)\" and \"\(sorted[later].origin)\" differ only by case or Unicode normalization",
-                entry: sorted[later].path)
+                at: .pack(entry: sorted[later].path))
         case .fileIsFolder(let file, let entry)?:
             throw PackError(
                 .nameCollision, "\"\(sorted[file].origin)\" is a file and also a folder of \"\(sorted[entry].origin)\"",
-                entry: sorted[file].path)
+                at: .pack(entry: sorted[file].path))
         case nil:
             break
         }

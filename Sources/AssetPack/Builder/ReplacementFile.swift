@@ -17,11 +17,11 @@ struct ReplacementFile {
         let folder = slash.map { $0 == destination.startIndex ? "/" : String(destination[..<$0]) } ?? "."
         self.folder = folder
         let base = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
-        guard !base.isEmpty else { throw PackError(.invalidArgument, "the destination is a folder", path: destination) }
+        guard !base.isEmpty else { throw PackError(.invalidArgument, "the destination is a folder", at: .file(destination)) }
         switch Platform.system({ try FilePath(folder).stat() }) {
         case .success(let status) where status.type == .directory: break
-        case .success: throw PackError(.notAFolder, "the destination's folder is not a folder", path: folder)
-        case .failure(let error): throw PackError.system(error, "the destination folder cannot be used", path: folder)
+        case .success: throw PackError(.notAFolder, "the destination's folder is not a folder", at: .file(folder))
+        case .failure(let error): throw PackError.system(error, "the destination folder cannot be used", at: .file(folder))
         }
         let temporaryFolder = workFolder ?? folder
         Self.removeStale(base: base, in: temporaryFolder)
@@ -42,7 +42,7 @@ struct ReplacementFile {
             try Pack(path: temporaryPath).verifyStructure()
         } catch {
             var failed = error
-            failed.path = destination
+            failed.location.file = destination
             failed.detail = "the written pack failed verification" + (failed.detail.isEmpty ? "" : ": " + failed.detail)
             throw failed
         }

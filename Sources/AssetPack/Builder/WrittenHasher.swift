@@ -31,12 +31,12 @@ final class WrittenHasher: @unchecked Sendable {
         path = output.path
         switch Platform.system({ try FileDescriptor.open(output.path, .readOnly, options: [.closeOnExec, .noFollow]) }) {
         case .success(let opened): file = opened
-        case .failure(let error): throw PackError.system(error, "cannot open to hash what was written", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot open to hash what was written", at: .file(path))
         }
         // The file opened again by name must be the one being written, not one put in its place.
         // (Fully initialized here: a throw runs deinit, which closes the file.)
         guard output.isSameFile(as: file) else {
-            throw PackError(.fileChanged, "was replaced while being written", path: path)
+            throw PackError(.fileChanged, "was replaced while being written", at: .file(path))
         }
         // A thread of its own (its priority is lowered, which a shared worker would keep).
         group.enter()
@@ -82,7 +82,7 @@ final class WrittenHasher: @unchecked Sendable {
         work()  // what the other thread gave up as it finished
         if let failure { throw failure }
         return try hashes.enumerated().map { (index, hash) throws(PackError) in
-            guard let hash else { throw PackError(.io, "entry \(numbers[index]) was not hashed", path: path) }
+            guard let hash else { throw PackError(.io, "entry \(numbers[index]) was not hashed", at: .file(path)) }
             return (numbers[index], hash)
         }
     }
@@ -104,7 +104,7 @@ final class WrittenHasher: @unchecked Sendable {
     func cancel() {
         condition.lock()
         closed = true
-        if failure == nil { failure = PackError(.io, "cancelled", path: path) }
+        if failure == nil { failure = PackError(.io, "cancelled", at: .file(path)) }
         condition.broadcast()
         condition.unlock()
         group.wait()
@@ -124,7 +124,7 @@ final class WrittenHasher: @unchecked Sendable {
             if !background, let index = redo.popLast() {
                 condition.unlock()
                 let result = hash(spans[index], buffer, abandonOnClose: false)
-                store(result.map { [$0] } ?? [.failure(PackError(.io, "entry \(numbers[index]) was not hashed", path: path))], from: index)
+                store(result.map { [$0] } ?? [.failure(PackError(.io, "entry \(numbers[index]) was not hashed", at: .file(path)))], from: index)
                 continue
             }
             guard failure == nil, next < spans.count else {
@@ -198,8 +198,8 @@ final class WrittenHasher: @unchecked Sendable {
         while done < part.count {
             let rest = UnsafeMutableRawBufferPointer(rebasing: part[done...])
             switch Platform.system({ try file.read(fromAbsoluteOffset: Int64(offset) + Int64(done), into: rest) }) {
-            case .failure(let error): return .failure(PackError.system(error, "cannot read back what was written", path: path))
-            case .success(0): return .failure(PackError(.io, "the file ended early", path: path, offset: offset + UInt64(done)))
+            case .failure(let error): return .failure(PackError.system(error, "cannot read back what was written", at: .file(path)))
+            case .success(0): return .failure(PackError(.io, "the file ended early", at: .pack(path, offset: offset + UInt64(done))))
             case .success(let count): done += count
             }
         }

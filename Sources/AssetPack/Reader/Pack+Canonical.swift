@@ -24,7 +24,7 @@ extension Pack {
     func checkCanonicalRecords(_ records: [ZipCentralRecord], hashes: [EntryHash], writer: ZipWriter) throws(PackError) {
         guard let metadata, let indexRecord = records.last else { return }
         func problem(_ detail: String, entry: Int? = nil, offset: UInt64) -> PackError {
-            PackError(.notCanonical, detail, entry: entry.map { table.path($0) }, offset: offset)
+            PackError(.notCanonical, detail, at: .pack(entry: entry.map { table.path($0) }, offset: offset))
         }
         var entries: [ZipEntryLocation] = []
         entries.reserveCapacity(records.count)

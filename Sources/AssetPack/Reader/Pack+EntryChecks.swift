@@ -84,7 +84,7 @@ extension Pack {
                 let position = Int(table.hashPositions[number])
                 guard position >= 0, position <= raw.count - 64,
                     let hash = EntryHash(hexDigits: UnsafeRawBufferPointer(rebasing: raw[position..<position + 64]))
-                else { throw PackError(.badIndex, "the SHA-256 listed for entry \(number) is not hex", entry: PackPath.indexPath) }
+                else { throw PackError(.badIndex, "the SHA-256 listed for entry \(number) is not hex", at: .pack(entry: PackPath.indexPath)) }
                 hashes.append(hash)
             }
             return hashes
@@ -180,7 +180,7 @@ extension Pack {
     ) throws(PackError) -> (UInt64, UInt64) {
         let central = check.central
         func problem(_ code: PackError.Code, _ detail: String, offset: UInt64) -> PackError {
-            PackError(code, detail, entry: String(decoding: check.name, as: UTF8.self), offset: offset)
+            PackError(code, detail, at: .pack(entry: String(decoding: check.name, as: UTF8.self), offset: offset))
         }
         let headerOffset = central.localHeaderOffset
         let local: LocalHeader
@@ -191,7 +191,7 @@ extension Pack {
         } catch {
             // Which entry's header could not be read.
             var named = error
-            if named.entry == nil { named.entry = String(decoding: check.name, as: UTF8.self) }
+            if named.location.entry == nil { named.location.entry = String(decoding: check.name, as: UTF8.self) }
             throw named
         }
         guard local.name == central.name else {

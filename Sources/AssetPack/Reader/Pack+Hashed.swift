@@ -31,7 +31,7 @@ extension Pack {
                 offset += UInt64(count)
             }
         } catch {
-            throw error.at(path: path)
+            throw error.at(file: path)
         }
         return (hasher.finish(), source.size)
     }

@@ -16,7 +16,7 @@ extension Pack {
         _ location: IndexLocation, source: ByteSource, end: EndRecord
     ) throws(PackError) -> (PackMetadata, EntryTable) {
         guard location.offset != .max else {
-            throw PackError(.badIndex, "malformed end record comment", offset: end.offset)
+            throw PackError(.badIndex, "malformed end record comment", at: .pack(offset: end.offset))
         }
         guard location.offset <= end.directoryOffset, location.size <= end.directoryOffset - location.offset,
             location.size <= UInt64(Int.max)
@@ -24,7 +24,7 @@ extension Pack {
             throw PackError(
                 .badIndex,
                 "index (\(location.size) bytes at \(location.offset)) lies outside the entries' data, which ends at \(end.directoryOffset)",
-                offset: end.offset)
+                at: .pack(offset: end.offset))
         }
         let bytes = try source.bytes(at: location.offset, count: Int(location.size))
         // A large index is checksummed on another core while it is parsed; a CRC mismatch is
@@ -39,14 +39,14 @@ extension Pack {
         guard crc == location.crc32 else {
             throw PackError(
                 .crcMismatch, "index CRC is \(hex32(crc)), the end record says \(hex32(location.crc32))",
-                entry: PackPath.indexPath, offset: location.offset)
+                at: .pack(entry: PackPath.indexPath, offset: location.offset))
         }
         var parsed: (PackMetadata, EntryTable)
         switch result {
         case .success(let value): parsed = value
         case .failure(let error):
             throw PackError(
-                .badIndex, error.detail, entry: PackPath.indexPath, offset: location.offset + UInt64(error.position))
+                .badIndex, error.detail, at: .pack(entry: PackPath.indexPath, offset: location.offset + UInt64(error.position)))
         }
         // The index's pages are not needed after parsing: give them back.
         source.release(location.offset, Int(location.size))
@@ -55,12 +55,12 @@ extension Pack {
             throw PackError(
                 .indexMismatch,
                 "the index lists \(contentCount) files but the central directory has \(end.entryCount) entries (expected \(contentCount + 1))",
-                offset: end.offset)
+                at: .pack(offset: end.offset))
         }
         guard isValidAlignment(metadata.alignment) else {
             throw PackError(
                 .badIndex, "alignment \(metadata.alignment) is not a power of two from 1 to \(ZipConstants.maxAlignment)",
-                entry: PackPath.indexPath)
+                at: .pack(entry: PackPath.indexPath))
         }
         // Every entry's data must lie after at least a local header and before the index.
         let minimumHeader = UInt64(ZipConstants.localHeaderSize)
@@ -72,7 +72,7 @@ extension Pack {
                 throw PackError(
                     .entryOutOfBounds,
                     "\(row.size) bytes at \(row.dataOffset) are not inside the entries' data (before \(location.offset))",
-                    entry: parsed.1.path(number), offset: row.dataOffset)
+                    at: .pack(entry: parsed.1.path(number), offset: row.dataOffset))
             }
         }
         parsed.1.append(
@@ -80,7 +80,7 @@ extension Pack {
             method: ZipConstants.methodStored, flags: ZipConstants.flagUTF8)
         if let (first, second) = parsed.1.finish() {
             throw PackError(
-                .duplicateName, "entries \(first) and \(second) have the same name", entry: parsed.1.path(first))
+                .duplicateName, "entries \(first) and \(second) have the same name", at: .pack(entry: parsed.1.path(first)))
         }
         return (metadata, parsed.1)
     }
@@ -98,14 +98,14 @@ extension Pack {
                 throw PackError(
                     .entryOutOfBounds,
                     "local header at \(record.localHeaderOffset) with \(record.compressedSize) bytes of data runs past the central directory at \(end.directoryOffset)",
-                    entry: CentralDirectory.displayName(record), offset: record.recordOffset)
+                    at: .pack(entry: CentralDirectory.displayName(record), offset: record.recordOffset))
             }
             if record.method == ZipConstants.methodStored, record.flags & ZipConstants.flagEncrypted == 0,
                 record.size != record.compressedSize
             {
                 throw PackError(
                     .sizeMismatch, "stored entry has size \(record.size) but \(record.compressedSize) bytes",
-                    entry: CentralDirectory.displayName(record), offset: record.recordOffset)
+                    at: .pack(entry: CentralDirectory.displayName(record), offset: record.recordOffset))
             }
             table.append(
                 path: CentralDirectory.utf8Name(record), dataOffset: .max, size: record.size, crc32: record.crc32,
@@ -114,8 +114,7 @@ extension Pack {
         }
         if let (first, second) = table.finish() {
             throw PackError(
-                .duplicateName, "entries \(first) and \(second) have the same name", entry: table.path(first),
-                offset: records[second].recordOffset)
+                .duplicateName, "entries \(first) and \(second) have the same name", at: .pack(entry: table.path(first), offset: records[second].recordOffset))
         }
         return table
     }

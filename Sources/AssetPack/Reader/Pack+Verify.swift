@@ -27,7 +27,7 @@ extension Pack {
         do {
             return try verifyAll(checkingData: true)
         } catch {
-            throw error.at(path: path)
+            throw error.at(file: path)
         }
     }
 
@@ -39,7 +39,7 @@ extension Pack {
         do {
             try verifyAll(checkingData: false)
         } catch {
-            throw error.at(path: path)
+            throw error.at(file: path)
         }
     }
 
@@ -86,17 +86,16 @@ extension Pack {
         spans.sort { $0.1 < $1.1 }
         for (previous, next) in zip(spans, spans.dropFirst()) where next.1 < previous.2 {
             throw PackError(
-                .overlappingEntries, "overlaps \"\(table.path(previous.0))\"", entry: table.path(next.0), offset: next.1)
+                .overlappingEntries, "overlaps \"\(table.path(previous.0))\"", at: .pack(entry: table.path(next.0), offset: next.1))
         }
         if let metadata, let digest, digest != metadata.digest {
             throw PackError(
-                .indexMismatch, "digest is \(digest), the index says \(metadata.digest)", entry: PackPath.indexPath)
+                .indexMismatch, "digest is \(digest), the index says \(metadata.digest)", at: .pack(entry: PackPath.indexPath))
         }
         if let writer {
             if let number = entries.firstNonCanonicalHeader {
                 throw PackError(
-                    .notCanonical, "its local header is not what the builder writes", entry: table.path(number),
-                    offset: records[number].localHeaderOffset)
+                    .notCanonical, "its local header is not what the builder writes", at: .pack(entry: table.path(number), offset: records[number].localHeaderOffset))
             }
             try checkCanonicalRecords(records, hashes: listed ?? [], writer: writer)
         }
@@ -118,7 +117,7 @@ extension Pack {
         for (number, central) in records.enumerated() {
             let name = CentralDirectory.utf8Name(central)
             func problem(_ code: PackError.Code, _ detail: String, offset: UInt64? = nil) -> PackError {
-                PackError(code, detail, entry: String(decoding: name, as: UTF8.self), offset: offset ?? central.recordOffset)
+                PackError(code, detail, at: .pack(entry: String(decoding: name, as: UTF8.self), offset: offset ?? central.recordOffset))
             }
             let row = table.row(number)
             // Central directory against the table (the index, for our packs).
@@ -155,12 +154,10 @@ extension Pack {
         switch checkingData ? CollisionKeys.firstClash(count: records.count, name: names) : nil {
         case .sameKey(let earlier, let later)?:
             throw PackError(
-                .nameCollision, "collides with \"\(table.path(earlier))\"", entry: table.path(later),
-                offset: records[later].recordOffset)
+                .nameCollision, "collides with \"\(table.path(earlier))\"", at: .pack(entry: table.path(later), offset: records[later].recordOffset))
         case .fileIsFolder(let file, let entry)?:
             throw PackError(
-                .nameCollision, "is a file and also the folder of \"\(table.path(entry))\"", entry: table.path(file),
-                offset: records[file].recordOffset)
+                .nameCollision, "is a file and also the folder of \"\(table.path(entry))\"", at: .pack(entry: table.path(file), offset: records[file].recordOffset))
         case nil:
             break
         }

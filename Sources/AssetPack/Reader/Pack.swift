@@ -54,7 +54,7 @@ public final class Pack: Sendable {
             fileIdentity = identity
             (endRecord, metadata, table) = try Self.open(source)
         } catch {
-            throw error.at(path: path)
+            throw error.at(file: path)
         }
         hasIndex = metadata != nil
         self.count = hasIndex ? table.count - 1 : table.count
@@ -69,7 +69,7 @@ public final class Pack: Sendable {
         do throws(PackError) {
             (endRecord, metadata, table) = try Self.open(source)
         } catch {
-            throw error.at(path: path)
+            throw error.at(file: path)
         }
         hasIndex = metadata != nil
         self.count = hasIndex ? table.count - 1 : table.count
@@ -112,7 +112,7 @@ public final class Pack: Sendable {
             source = .mapped(storage)
             (endRecord, metadata, table) = try Self.open(source)
         } catch {
-            throw error.at(path: name)
+            throw error.at(file: name)
         }
         hasIndex = metadata != nil
         self.count = hasIndex ? table.count - 1 : table.count
@@ -154,7 +154,7 @@ public final class Pack: Sendable {
     ///   ``data(for:)`` gives.
     public func data(forPath path: String) throws(PackError) -> PackData {
         guard let number = entryNumber(forPath: path) else {
-            throw PackError(.entryNotFound, path: self.path, entry: path)
+            throw PackError(.entryNotFound, at: .pack(self.path, entry: path))
         }
         return try data(entryNumber: number)
     }
@@ -182,7 +182,7 @@ public final class Pack: Sendable {
         let digits = try source.bytes(at: at, count: 64)
         guard let hash = digits.withUnsafeBytes({ EntryHash(hexDigits: $0) }) else {
             // The parser checked these digits when the pack was opened; the file changed since.
-            throw PackError(.badIndex, "the SHA-256 listed for entry \(number) is not hex", path: path, offset: at)
+            throw PackError(.badIndex, "the SHA-256 listed for entry \(number) is not hex", at: .pack(path, offset: at))
         }
         return hash
     }
@@ -199,7 +199,7 @@ public final class Pack: Sendable {
     /// the zip as it is: `packtool cat PACK .pack/index.json`).
     package func zipData(forPath path: String) throws(PackError) -> PackData {
         guard let number = path.utf8.elementsEqual(PackPath.indexPath.utf8) && hasIndex ? table.count - 1 : entryNumber(forPath: path)
-        else { throw PackError(.entryNotFound, path: self.path, entry: path) }
+        else { throw PackError(.entryNotFound, at: .pack(self.path, entry: path)) }
         return try data(entryNumber: number)
     }
 
@@ -243,13 +243,13 @@ public final class Pack: Sendable {
             throw PackError(
                 .entryOutOfBounds,
                 "\(compressedSize) bytes at \(local.dataOffset) run past the central directory at \(endRecord.directoryOffset)",
-                path: path, entry: table.path(number), offset: headerOffset)
+                at: .pack(path, entry: table.path(number), offset: headerOffset))
         }
         if let mismatch = local.disagreement(
             withName: table.pathBytes(number), method: row.method, flags: row.flags, crc32: row.crc32,
             size: row.size, compressedSize: compressedSize)
         {
-            throw PackError(.headerMismatch, mismatch, path: path, entry: table.path(number), offset: headerOffset)
+            throw PackError(.headerMismatch, mismatch, at: .pack(path, entry: table.path(number), offset: headerOffset))
         }
         return local.dataOffset
     }
@@ -265,11 +265,11 @@ public final class Pack: Sendable {
             return try readData(row, number)
         } catch {
             var located = error
-            if located.entry == nil { located.entry = table.path(number) }
-            if located.offset == nil {
-                located.offset = row.dataOffset == .max ? table.localHeaderOffset(number) : row.dataOffset
+            if located.location.entry == nil { located.location.entry = table.path(number) }
+            if located.location.offset == nil {
+                located.location.offset = row.dataOffset == .max ? table.localHeaderOffset(number) : row.dataOffset
             }
-            throw located.at(path: path)
+            throw located.at(file: path)
         }
     }
 

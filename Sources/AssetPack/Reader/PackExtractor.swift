@@ -36,7 +36,7 @@ public struct PackExtractor {
                 continue
             }
             let below = pack.allEntries(under: path)
-            guard !below.isEmpty else { throw PackError(.entryNotFound, path: pack.path, entry: path) }
+            guard !below.isEmpty else { throw PackError(.entryNotFound, at: .pack(pack.path, entry: path)) }
             for number in below where seen.insert(number).inserted { chosen.append(number) }
         }
         return chosen.map { pack.makeEntry($0) }
@@ -62,7 +62,7 @@ public struct PackExtractor {
     public func extract(_ entries: [PackEntry], to folder: String) throws(PackError) -> Int {
         for entry in entries {
             if let problem = PackPath.problem(with: entry.pathBytes, allowDirectory: true) {
-                throw PackError(.unsafeName, problem + "; nothing was extracted", path: pack.path, entry: entry.path)
+                throw PackError(.unsafeName, problem + "; nothing was extracted", at: .pack(pack.path, entry: entry.path))
             }
         }
         var plan: [Planned] = []
@@ -95,7 +95,7 @@ public struct PackExtractor {
                 defer { parent.close(made.root) }
                 guard let temporary = item.temporary else { continue }
                 if case .failure(let error) = Platform.rename(temporary, to: item.leaf, in: parent.file) {
-                    throw PackError.system(error, "cannot rename into place", path: folder).located(item.entry)
+                    throw PackError.system(error, "cannot rename into place", at: .file(folder)).located(item.entry)
                 }
                 touched.insert(item.folders)
             }
@@ -103,7 +103,7 @@ public struct PackExtractor {
                 let parent = try made.open(folders)
                 defer { parent.close(made.root) }
                 if case .failure(let error) = Platform.synchronize(parent.file) {
-                    throw PackError.system(error, "cannot sync the folder", path: folder)
+                    throw PackError.system(error, "cannot sync the folder", at: .file(folder))
                 }
             }
         } catch {
@@ -131,7 +131,7 @@ public struct PackExtractor {
                 if files.contains(prefix) {
                     throw PackError(
                         .nameCollision, "\"\(prefix)\" is both a file and a folder; nothing was extracted",
-                        path: pack.path, entry: item.entry.path)
+                        at: .pack(pack.path, entry: item.entry.path))
                 }
             }
         }
@@ -161,10 +161,10 @@ public struct PackExtractor {
             let status = Platform.system { try FilePath(item.leaf).stat(relativeTo: current, flags: .symlinkNoFollow) }
             guard case .success(let existing) = status else { continue }
             if existing.type == .directory {
-                throw PackError(.fileExists, "a folder is in the way; nothing was extracted", path: target, entry: item.entry.path)
+                throw PackError(.fileExists, "a folder is in the way; nothing was extracted", at: .pack(target, entry: item.entry.path))
             }
             guard overwrite else {
-                throw PackError(.fileExists, "use --force to overwrite; nothing was extracted", path: target, entry: item.entry.path)
+                throw PackError(.fileExists, "use --force to overwrite; nothing was extracted", at: .pack(target, entry: item.entry.path))
             }
         }
     }
@@ -172,11 +172,11 @@ public struct PackExtractor {
     /// The error for a path component that cannot be opened as a folder.
     static func blocked(_ component: String, _ error: Errno, target: String, entry: PackEntry) -> PackError {
         guard error == .tooManySymbolicLinkLevels || error == .notDirectory else {
-            return PackError.system(error, "cannot open folder \"\(component)\"", path: target).located(entry)
+            return PackError.system(error, "cannot open folder \"\(component)\"", at: .file(target)).located(entry)
         }
         return PackError(
             .fileExists, "\"\(component)\" exists and is not a folder (symbolic links are never followed)",
-            path: target, entry: entry.path, systemError: error)
+            at: .pack(target, entry: entry.path), underlying: error)
     }
 
     /// Writes `entry` to a new temporary file in `folder`, checks its CRC-32, syncs it and returns
@@ -188,8 +188,7 @@ public struct PackExtractor {
         let crc = bytes.withUnsafeBytes { CRC32.checksum($0) }
         guard crc == entry.crc32 else {
             throw PackError(
-                .crcMismatch, "data has CRC \(hex32(crc)), the pack says \(hex32(entry.crc32))", path: pack.path,
-                entry: entry.path)
+                .crcMismatch, "data has CRC \(hex32(crc)), the pack says \(hex32(entry.crc32))", at: .pack(pack.path, entry: entry.path))
         }
         let temporary = ".\(name.prefix(200)).partial-\(Platform.processID)-\(UInt32.random(in: 0...UInt32.max))"
         let file: FileDescriptor
@@ -197,7 +196,7 @@ public struct PackExtractor {
             temporary, in: folder, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec])
         {
         case .success(let opened): file = opened
-        case .failure(let error): throw PackError.system(error, "cannot create", path: target).located(entry)
+        case .failure(let error): throw PackError.system(error, "cannot create", at: .file(target)).located(entry)
         }
         var failure: Errno?
         if case .failure(let error) = bytes.withUnsafeBytes({ FileAccess.writeAll(file, $0) }) { failure = error }
@@ -205,7 +204,7 @@ public struct PackExtractor {
         if case .failure(let error) = Platform.system({ try file.close() }), failure == nil { failure = error }
         if let failure {
             Platform.removeFile(temporary, in: folder)
-            throw PackError.system(failure, "write failed", path: target).located(entry)
+            throw PackError.system(failure, "write failed", at: .file(target)).located(entry)
         }
         return temporary
     }
@@ -220,7 +219,7 @@ public struct PackExtractor {
             switch Platform.makeFolder(path) {
             case .success: created.append(path)
             case .failure(.fileExists): break
-            case .failure(let error): throw PackError.system(error, "cannot create folder", path: path)
+            case .failure(let error): throw PackError.system(error, "cannot create folder", at: .file(path))
             }
             path += "/"
         }
@@ -230,7 +229,7 @@ public struct PackExtractor {
     static func openFolder(_ folder: String, target: String) throws(PackError) -> FileDescriptor {
         switch Platform.system({ try FileDescriptor.open(folder, .readOnly, options: [.directory, .closeOnExec]) }) {
         case .success(let file): return file
-        case .failure(let error): throw PackError.system(error, "cannot open", path: target)
+        case .failure(let error): throw PackError.system(error, "cannot open", at: .file(target))
         }
     }
 }
@@ -268,7 +267,7 @@ private struct FolderMaker {
                 case .failure(.fileExists): break
                 case .failure(let error):
                     if current != root { _ = try? current.close() }
-                    throw PackError.system(error, "cannot create folder \"\(component)\"", path: target)
+                    throw PackError.system(error, "cannot create folder \"\(component)\"", at: .file(target))
                 }
                 next = Platform.open(component, in: current, .readOnly, options: options)
             }
@@ -277,8 +276,8 @@ private struct FolderMaker {
             case .success(let file): current = file
             case .failure(let error):
                 throw PackError(
-                    .fileExists, "\"\(component)\" cannot be opened as a folder: \(error.description)", path: target,
-                    systemError: error)
+                    .fileExists, "\"\(component)\" cannot be opened as a folder: \(error.description)", at: .file(target),
+                    underlying: error)
             }
         }
         return OpenFolder(file: current)
@@ -310,7 +309,7 @@ extension PackError {
     /// The same error, about `entry` if it names none yet.
     func located(_ entry: PackEntry) -> PackError {
         var copy = self
-        if copy.entry == nil { copy.entry = entry.path }
+        if copy.location.entry == nil { copy.location.entry = entry.path }
         return copy
     }
 }

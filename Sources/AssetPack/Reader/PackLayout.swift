@@ -34,7 +34,7 @@ package struct PackLayout: Sendable {
     /// catalog names it (signed), so a client fetches exactly the tail and never more.
     package static func tailOffset(of pack: Pack) throws(PackError) -> UInt64 {
         guard pack.metadata != nil, let location = IndexLocation(comment: pack.endRecord.comment) else {
-            throw PackError(.badIndex, "the file has no pack index", path: pack.path)
+            throw PackError(.badIndex, "the file has no pack index", at: .file(pack.path))
         }
         return location.offset
     }
@@ -43,7 +43,7 @@ package struct PackLayout: Sendable {
     /// fuzzer; a client reads the tail from its partial file with ``parse(file:tailOffset:fileSize:name:)``).
     package static func parse(tail: [UInt8], from tailOffset: UInt64, fileSize: UInt64, name: String) throws(PackError) -> PackLayout {
         guard UInt64(tail.count) <= fileSize, tailOffset == fileSize - UInt64(tail.count) else {
-            throw PackError(.invalidArgument, "\(tail.count) bytes at \(tailOffset) are not the end of a \(fileSize)-byte file", path: name)
+            throw PackError(.invalidArgument, "\(tail.count) bytes at \(tailOffset) are not the end of a \(fileSize)-byte file", at: .file(name))
         }
         let storage = try ByteStorage.heap(capacity: tail.count) { buffer in
             buffer.copyBytes(from: tail)
@@ -57,7 +57,7 @@ package struct PackLayout: Sendable {
     package static func parse(file path: String, tailOffset: UInt64, fileSize: UInt64, name: String) throws(PackError) -> PackLayout {
         let (source, _) = try ByteSource.open(path: path, backend: .read)
         guard source.size == fileSize else {
-            throw PackError(.sizeMismatch, "the partial file has \(source.size) bytes, not \(fileSize)", path: path)
+            throw PackError(.sizeMismatch, "the partial file has \(source.size) bytes, not \(fileSize)", at: .file(path))
         }
         return try parse(source, tailOffset: tailOffset, name: name)
     }
@@ -66,14 +66,14 @@ package struct PackLayout: Sendable {
         do throws(PackError) {
             let end = try EndRecord.locate(in: source)
             guard let location = IndexLocation(comment: end.comment), location.offset != .max else {
-                throw PackError(.badIndex, "the end record does not point to a pack index: not a pack", offset: end.offset)
+                throw PackError(.badIndex, "the end record does not point to a pack index: not a pack", at: .pack(offset: end.offset))
             }
             // The tail the catalog names must be the one the file's end names: nothing before it
             // was fetched, and nothing of the file may be read from there.
             guard location.offset == tailOffset, end.directoryOffset >= tailOffset else {
                 throw PackError(
                     .badIndex, "the end record puts the index at \(location.offset) and the directory at \(end.directoryOffset), the catalog at \(tailOffset)",
-                    offset: end.offset)
+                    at: .pack(offset: end.offset))
             }
             let (_, parsed, table) = try Pack.open(source)
             guard let metadata = parsed else { throw PackError(.badIndex, "the file has no pack index") }
@@ -91,7 +91,7 @@ package struct PackLayout: Sendable {
                 guard table.pathBytes(number).elementsEqual(record.name), row.crc32 == record.crc32, row.size == record.size,
                     record.compressedSize == record.size
                 else {
-                    throw PackError(.indexMismatch, "entry \(number) differs between the index and the central directory", offset: record.recordOffset)
+                    throw PackError(.indexMismatch, "entry \(number) differs between the index and the central directory", at: .pack(offset: record.recordOffset))
                 }
                 let headerOffset = record.localHeaderOffset
                 let dataOffset = row.dataOffset
@@ -103,7 +103,7 @@ package struct PackLayout: Sendable {
                 else {
                     throw PackError(
                         .entryOutOfBounds, "its local header at \(headerOffset) does not lie between the previous entry's end (\(previousEnd)) and its data (\(dataOffset))",
-                        entry: String(decoding: record.name, as: UTF8.self), offset: record.recordOffset)
+                        at: .pack(entry: String(decoding: record.name, as: UTF8.self), offset: record.recordOffset))
                 }
                 previousEnd = dataOffset + row.size
                 let location = ZipEntryLocation(
@@ -116,7 +116,7 @@ package struct PackLayout: Sendable {
             }
             return PackLayout(fileSize: source.size, metadata: metadata, entries: entries, tailOffset: tailOffset)
         } catch {
-            throw error.at(path: name)
+            throw error.at(file: name)
         }
     }
 

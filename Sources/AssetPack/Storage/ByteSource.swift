@@ -49,7 +49,7 @@ enum ByteSource: Sendable {
         let identity = FileIdentity(status)
         guard status.size <= Int64(Int.max) else {
             _ = try? file.close()
-            throw PackError(.tooLarge, "\(status.size) bytes", path: path)
+            throw PackError(.tooLarge, "\(status.size) bytes", at: .file(path))
         }
         let size = Int(status.size)
         switch backend {
@@ -60,7 +60,7 @@ enum ByteSource: Sendable {
             guard size > 0 else { return (.mapped(ByteStorage(base: nil, count: 0, kind: .mapping)), identity) }
             switch Platform.mapReadOnly(file, count: size) {
             case .success(let base): return (.mapped(ByteStorage(base: base, count: size, kind: .mapping)), identity)
-            case .failure(let error): throw PackError.system(error, "cannot map", path: path)
+            case .failure(let error): throw PackError.system(error, "cannot map", at: .file(path))
             }
         }
     }
@@ -77,14 +77,14 @@ enum ByteSource: Sendable {
     func bytes(at offset: UInt64, count: Int) throws(PackError) -> PackData {
         guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
             throw PackError(
-                .entryOutOfBounds, "\(count) bytes at \(offset) lie outside the \(size)-byte file", offset: offset)
+                .entryOutOfBounds, "\(count) bytes at \(offset) lie outside the \(size)-byte file", at: .pack(offset: offset))
         }
         switch self {
         case .mapped(let storage):
             return PackData(storage: storage, start: Int(offset), count: count)
         case .tail(let storage, let start, _):
             guard offset >= start else {
-                throw PackError(.entryOutOfBounds, "bytes at \(offset) come before the part of the file at hand (from \(start))", offset: offset)
+                throw PackError(.entryOutOfBounds, "bytes at \(offset) come before the part of the file at hand (from \(start))", at: .pack(offset: offset))
             }
             return PackData(storage: storage, start: Int(offset - start), count: count)
         case .file(let reader, _):
@@ -107,7 +107,7 @@ enum ByteSource: Sendable {
         }
         guard count >= 0, count <= scratch.count, offset <= size, UInt64(count) <= size - offset else {
             throw PackError(
-                .entryOutOfBounds, "\(count) bytes at \(offset) lie outside the \(size)-byte file", offset: offset)
+                .entryOutOfBounds, "\(count) bytes at \(offset) lie outside the \(size)-byte file", at: .pack(offset: offset))
         }
         let buffer = UnsafeMutableRawBufferPointer(rebasing: scratch[..<count])
         try reader.read(at: offset, into: buffer)
@@ -123,9 +123,9 @@ extension FileReader {
             let part = UnsafeMutableRawBufferPointer(rebasing: buffer[done...])
             switch Platform.system({ try file.read(fromAbsoluteOffset: Int64(offset) + Int64(done), into: part) }) {
             case .failure(let error):
-                throw PackError.system(error, "read failed", offset: offset + UInt64(done))
+                throw PackError.system(error, "read failed", at: .pack(offset: offset + UInt64(done)))
             case .success(0):
-                throw PackError(.io, "the file ended early (truncated while open?)", offset: offset + UInt64(done))
+                throw PackError(.io, "the file ended early (truncated while open?)", at: .pack(offset: offset + UInt64(done)))
             case .success(let read):
                 done += read
             }

@@ -11,18 +11,18 @@ enum FileAccess {
         let file: FileDescriptor
         switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec]) }) {
         case .success(let opened): file = opened
-        case .failure(let error): throw PackError.system(error, "cannot open", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot open", at: .file(path))
         }
         let status: Stat
         do {
             status = try file.stat()
         } catch {
             _ = try? file.close()
-            throw PackError.system(error, "cannot stat", path: path)
+            throw PackError.system(error, "cannot stat", at: .file(path))
         }
         guard status.type == .regular else {
             _ = try? file.close()
-            throw PackError(.notRegularFile, "it is \(describe(status.type))", path: path)
+            throw PackError(.notRegularFile, "it is \(describe(status.type))", at: .file(path))
         }
         return (file, status)
     }
@@ -78,17 +78,17 @@ package func readRegularFile(_ path: String, limit: Int = 256 << 20) throws(Pack
     let (file, status) = try FileAccess.openRegularFile(path)
     defer { _ = try? file.close() }
     guard status.size <= Int64(limit) else {
-        throw PackError(.tooLarge, "\(status.size) bytes (at most \(limit))", path: path)
+        throw PackError(.tooLarge, "\(status.size) bytes (at most \(limit))", at: .file(path))
     }
     var bytes = [UInt8](repeating: 0, count: Int(status.size))
     let result = bytes.withUnsafeMutableBytes { FileAccess.read(file, into: $0) }
     switch result {
-    case .failure(let error): throw PackError.system(error, "read failed", path: path)
+    case .failure(let error): throw PackError.system(error, "read failed", at: .file(path))
     case .success(let count) where count < bytes.count:
-        throw PackError(.fileChanged, "shrank to \(count) of \(bytes.count) bytes while being read", path: path)
+        throw PackError(.fileChanged, "shrank to \(count) of \(bytes.count) bytes while being read", at: .file(path))
     case .success:
         if case .success(true) = FileAccess.hasMoreBytes(file) {
-            throw PackError(.sizeMismatch, "the file has more bytes than its status says (\(bytes.count))", path: path)
+            throw PackError(.sizeMismatch, "the file has more bytes than its status says (\(bytes.count))", at: .file(path))
         }
         return bytes
     }
@@ -121,8 +121,8 @@ package func synchronizePath(_ path: String) throws(PackError) {
     let file: FileDescriptor
     switch Platform.system({ try FileDescriptor.open(path, .readOnly, options: [.closeOnExec]) }) {
     case .success(let opened): file = opened
-    case .failure(let error): throw PackError.system(error, "cannot open to sync", path: path)
+    case .failure(let error): throw PackError.system(error, "cannot open to sync", at: .file(path))
     }
     defer { _ = try? file.close() }
-    if case .failure(let error) = Platform.synchronize(file) { throw PackError.system(error, "cannot sync", path: path) }
+    if case .failure(let error) = Platform.synchronize(file) { throw PackError.system(error, "cannot sync", at: .file(path)) }
 }

@@ -38,7 +38,7 @@ public struct FileIdentity: Hashable, Sendable {
         do {
             self.init(try FilePath(path).stat())
         } catch {
-            throw PackError.system(error, "cannot stat", path: path)
+            throw PackError.system(error, "cannot stat", at: .file(path))
         }
     }
 }

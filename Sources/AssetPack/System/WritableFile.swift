@@ -21,7 +21,7 @@ package final class WritableFile: @unchecked Sendable {
             try FileDescriptor.open(path, .readWrite, options: options, permissions: [.ownerReadWrite, .groupRead, .otherRead])
         }) {
         case .success(let opened): descriptor = opened
-        case .failure(let error): throw PackError.system(error, "cannot open for writing", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot open for writing", at: .file(path))
         }
         self.path = path
     }
@@ -32,7 +32,7 @@ package final class WritableFile: @unchecked Sendable {
     package func size() throws(PackError) -> UInt64 {
         switch Platform.system({ try descriptor.stat() }) {
         case .success(let status): return UInt64(clamping: status.size)
-        case .failure(let error): throw PackError.system(error, "cannot stat", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot stat", at: .file(path))
         }
     }
 
@@ -40,25 +40,25 @@ package final class WritableFile: @unchecked Sendable {
     package func identity() throws(PackError) -> FileIdentity {
         switch Platform.system({ try descriptor.stat() }) {
         case .success(let status): return FileIdentity(status)
-        case .failure(let error): throw PackError.system(error, "cannot stat", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot stat", at: .file(path))
         }
     }
 
     /// Makes the file `size` bytes long (`ftruncate`): cut, or extended with zeros.
     package func resize(to size: UInt64) throws(PackError) {
-        guard size <= UInt64(Int64.max) else { throw PackError(.tooLarge, "\(size) bytes", path: path) }
+        guard size <= UInt64(Int64.max) else { throw PackError(.tooLarge, "\(size) bytes", at: .file(path)) }
         if case .failure(let error) = Platform.system({ try descriptor.resize(to: Int64(size)) }) {
-            throw PackError.system(error, "cannot resize to \(size) bytes", path: path)
+            throw PackError.system(error, "cannot resize to \(size) bytes", at: .file(path))
         }
     }
 
     /// Writes all of `bytes` at `offset` (`pwrite`, again until done).
     package func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(PackError) {
         guard offset <= UInt64(Int64.max) - UInt64(bytes.count) else {
-            throw PackError(.invalidArgument, "\(bytes.count) bytes at \(offset) lie past any file", path: path, offset: offset)
+            throw PackError(.invalidArgument, "\(bytes.count) bytes at \(offset) lie past any file", at: .pack(path, offset: offset))
         }
         if case .failure(let error) = Platform.system({ _ = try descriptor.writeAll(toAbsoluteOffset: Int64(offset), bytes) }) {
-            throw PackError.system(error, "cannot write \(bytes.count) bytes", path: path, offset: offset)
+            throw PackError.system(error, "cannot write \(bytes.count) bytes", at: .pack(path, offset: offset))
         }
     }
 
@@ -82,7 +82,7 @@ package final class WritableFile: @unchecked Sendable {
             switch Platform.system({ try descriptor.read(fromAbsoluteOffset: position, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...])) }) {
             case .success(0): return done
             case .success(let count): done += count
-            case .failure(let error): throw PackError.system(error, "cannot read", path: path, offset: UInt64(position))
+            case .failure(let error): throw PackError.system(error, "cannot read", at: .pack(path, offset: UInt64(position)))
             }
         }
         return done
@@ -98,7 +98,7 @@ package final class WritableFile: @unchecked Sendable {
 
     /// Makes what was written durable (`F_FULLFSYNC` on Apple platforms, `fsync` elsewhere).
     package func synchronize() throws(PackError) {
-        if case .failure(let error) = Platform.synchronize(descriptor) { throw PackError.system(error, "cannot sync", path: path) }
+        if case .failure(let error) = Platform.synchronize(descriptor) { throw PackError.system(error, "cannot sync", at: .file(path)) }
     }
 
     /// Takes the advisory lock on this file (`flock`, exclusive): `wait` blocks until the holder
@@ -108,7 +108,7 @@ package final class WritableFile: @unchecked Sendable {
     package func lock(wait: Bool) throws(PackError) -> Bool {
         switch Platform.lock(descriptor, wait: wait) {
         case .success(let taken): return taken
-        case .failure(let error): throw PackError.system(error, "cannot lock", path: path)
+        case .failure(let error): throw PackError.system(error, "cannot lock", at: .file(path))
         }
     }
 }
@@ -128,7 +128,7 @@ package enum DurableFile {
     /// Renames `temporary`, already synced, over `destination`, then syncs the folder.
     package static func rename(_ temporary: String, over destination: String) throws(PackError) {
         if case .failure(let error) = Platform.rename(temporary, to: destination) {
-            throw PackError.system(error, "cannot rename \(temporary) into place", path: destination)
+            throw PackError.system(error, "cannot rename \(temporary) into place", at: .file(destination))
         }
         try synchronizeFolder(of: destination)
     }
@@ -160,11 +160,11 @@ package enum DurableFile {
         let directory: FileDescriptor
         switch Platform.system({ try FileDescriptor.open(name, .readOnly, options: [.directory, .closeOnExec]) }) {
         case .success(let opened): directory = opened
-        case .failure(let error): throw PackError.system(error, "cannot open the folder to sync it", path: name)
+        case .failure(let error): throw PackError.system(error, "cannot open the folder to sync it", at: .file(name))
         }
         defer { _ = try? directory.close() }
         if case .failure(let error) = Platform.synchronize(directory) {
-            throw PackError.system(error, "fsync of the folder failed", path: name)
+            throw PackError.system(error, "fsync of the folder failed", at: .file(name))
         }
     }
 }
@@ -185,13 +185,13 @@ package enum FileSystem {
             built.append(component)
             switch Platform.makeFolder(built.string) {
             case .success, .failure(.fileExists): continue
-            case .failure(let error): throw PackError.system(error, "cannot create the folder", path: built.string)
+            case .failure(let error): throw PackError.system(error, "cannot create the folder", at: .file(built.string))
             }
         }
         switch Platform.system({ try FilePath(path).stat() }) {
         case .success(let status) where status.type == .directory: return
-        case .success: throw PackError(.notAFolder, "it is not a folder", path: path)
-        case .failure(let error): throw PackError.system(error, "cannot create the folder", path: path)
+        case .success: throw PackError(.notAFolder, "it is not a folder", at: .file(path))
+        case .failure(let error): throw PackError.system(error, "cannot create the folder", at: .file(path))
         }
     }
 
@@ -206,7 +206,7 @@ package enum FileSystem {
         var offset: UInt64 = 0
         while true {
             switch FileAccess.read(input, into: scratch) {
-            case .failure(let error): throw PackError.system(error, "read failed", path: source)
+            case .failure(let error): throw PackError.system(error, "read failed", at: .file(source))
             case .success(0): try output.synchronize(); return
             case .success(let count):
                 try output.write(UnsafeRawBufferPointer(rebasing: scratch[0..<count]), at: offset)

@@ -22,7 +22,7 @@ struct ZipCentralRecord: Sendable {
         let start = reader.position
         let offset = reader.currentFileOffset
         func bad(_ detail: String) -> PackError {
-            PackError(.badCentralDirectory, "record \(index): " + detail, offset: offset)
+            PackError(.badCentralDirectory, "record \(index): " + detail, at: .pack(offset: offset))
         }
         guard reader.remaining >= ZipConstants.centralHeaderSize else {
             throw bad("only \(reader.remaining) bytes left for a 46-byte record")
@@ -53,7 +53,7 @@ struct ZipCentralRecord: Sendable {
         } catch {
             throw bad(error.detail)
         }
-        guard disk == 0 else { throw PackError(.multiDisk, "record \(index) starts on disk \(disk)", offset: offset) }
+        guard disk == 0 else { throw PackError(.multiDisk, "record \(index) starts on disk \(disk)", at: .pack(offset: offset)) }
         return ZipCentralRecord(
             recordOffset: offset, recordLength: reader.position - start, versionMadeBy: madeBy, flags: flags,
             method: method, crc32: crc, compressedSize: compressed, size: uncompressed, externalAttributes: external,
@@ -78,7 +78,7 @@ enum CentralDirectory {
                 throw PackError(
                     .badCentralDirectory,
                     "\(reader.remaining) bytes after the last of \(end.entryCount) records",
-                    offset: reader.currentFileOffset)
+                    at: .pack(offset: reader.currentFileOffset))
             }
             return records
         }

@@ -56,7 +56,7 @@ struct EndRecord: Sendable {
                             ?? PackError(
                                 .badEndRecord,
                                 "the end record's comment length (\(commentLength)) does not reach the end of the file exactly",
-                                offset: position)
+                                at: .pack(offset: position))
                         continue
                     }
                     if disk != 0 || directoryDisk != 0 || diskEntries != entries {
@@ -65,7 +65,7 @@ struct EndRecord: Sendable {
                             ?? PackError(
                                 .multiDisk,
                                 "disk \(disk), directory disk \(directoryDisk), \(diskEntries) of \(entries) entries",
-                                offset: position)
+                                at: .pack(offset: position))
                         continue
                     }
                     let comment = Array(reader.take(Int(commentLength)) ?? UnsafeRawBufferPointer(start: nil, count: 0))
@@ -96,12 +96,12 @@ struct EndRecord: Sendable {
                 .badEndRecord,
                 "central directory (offset \(directoryOffset), size \(directorySize)) "
                     + "does not end where the end records start (\(recordsStart))",
-                offset: offset)
+                at: .pack(offset: offset))
         }
         guard entryCount <= directorySize / UInt64(ZipConstants.centralHeaderSize) else {
             throw PackError(
                 .badEndRecord, "\(entryCount) entries cannot fit in a \(directorySize)-byte central directory",
-                offset: offset)
+                at: .pack(offset: offset))
         }
     }
 
@@ -121,14 +121,14 @@ struct EndRecord: Sendable {
         // Info-ZIP writes it; the directory bounds check in `locate` rejects it if it is not).
         guard let locator else { return }
         guard locator.disk == 0, locator.disks <= 1 else {
-            throw PackError(.multiDisk, "Zip64 locator names disk \(locator.disk) of \(locator.disks)", offset: locatorOffset)
+            throw PackError(.multiDisk, "Zip64 locator names disk \(locator.disk) of \(locator.disks)", at: .pack(offset: locatorOffset))
         }
         guard locator.endOffset <= locatorOffset,
             locatorOffset - locator.endOffset >= UInt64(ZipConstants.zip64EndRecordSize)
         else {
             throw PackError(
                 .badZip64, "the locator points at \(locator.endOffset), which leaves no room for a Zip64 end record",
-                offset: locatorOffset)
+                at: .pack(offset: locatorOffset))
         }
         let endBytes = try source.bytes(at: locator.endOffset, count: ZipConstants.zip64EndRecordSize)
         let parsed: (UInt32, UInt32, UInt64, UInt64, UInt64, UInt64, UInt64)? = endBytes.withUnsafeBytes {
@@ -141,20 +141,20 @@ struct EndRecord: Sendable {
             return (disk, directoryDisk, diskEntries, entries, size, offset, recordSize)
         }
         guard let (disk, directoryDisk, diskEntries, entries, size, directoryStart, recordSize) = parsed else {
-            throw PackError(.badZip64, "no Zip64 end record where the locator points", offset: locator.endOffset)
+            throw PackError(.badZip64, "no Zip64 end record where the locator points", at: .pack(offset: locator.endOffset))
         }
         guard recordSize >= 44, recordSize == locatorOffset - locator.endOffset - 12 else {
             throw PackError(
-                .badZip64, "Zip64 end record size \(recordSize) does not reach the locator", offset: locator.endOffset)
+                .badZip64, "Zip64 end record size \(recordSize) does not reach the locator", at: .pack(offset: locator.endOffset))
         }
         guard disk == 0, directoryDisk == 0, diskEntries == entries else {
-            throw PackError(.multiDisk, "Zip64 end record names disk \(disk)", offset: locator.endOffset)
+            throw PackError(.multiDisk, "Zip64 end record names disk \(disk)", at: .pack(offset: locator.endOffset))
         }
         func agrees(_ classic: UInt64, _ wide: UInt64, marker: UInt64) -> Bool { classic == marker || classic == wide }
         guard agrees(entryCount, entries, marker: 0xFFFF), agrees(directorySize, size, marker: 0xFFFF_FFFF),
             agrees(directoryOffset, directoryStart, marker: 0xFFFF_FFFF)
         else {
-            throw PackError(.badZip64, "Zip64 end record disagrees with the end record", offset: locator.endOffset)
+            throw PackError(.badZip64, "Zip64 end record disagrees with the end record", at: .pack(offset: locator.endOffset))
         }
         entryCount = entries
         directorySize = size

@@ -50,7 +50,7 @@ struct LocalHeader: Sendable {
             return (name, extra)
         }
         guard let (nameLength, extraLength) = lengths else {
-            throw PackError(.badLocalHeader, "no local header signature", offset: headerOffset)
+            throw PackError(.badLocalHeader, "no local header signature", at: .pack(offset: headerOffset))
         }
         return headerOffset + UInt64(ZipConstants.localHeaderSize) + UInt64(nameLength) + UInt64(extraLength)
     }
@@ -59,13 +59,13 @@ struct LocalHeader: Sendable {
     static func parse(in source: ByteSource, headerOffset: UInt64, limit: UInt64) throws(PackError) -> LocalHeader {
         let end = try dataOffset(in: source, headerOffset: headerOffset)
         guard end <= limit else {
-            throw PackError(.badLocalHeader, "header runs past the central directory", offset: headerOffset)
+            throw PackError(.badLocalHeader, "header runs past the central directory", at: .pack(offset: headerOffset))
         }
         let bytes = try source.bytes(at: headerOffset, count: Int(end - headerOffset))
         let header = try bytes.withUnsafeBytes { (buffer) throws(PackError) -> LocalHeader? in
             try parse(buffer, at: headerOffset, limit: limit)
         }
-        guard let header else { throw PackError(.badLocalHeader, "truncated header", offset: headerOffset) }
+        guard let header else { throw PackError(.badLocalHeader, "truncated header", at: .pack(offset: headerOffset)) }
         return header
     }
 
@@ -78,11 +78,11 @@ struct LocalHeader: Sendable {
             let size32 = reader.u32(), let nameLength = reader.u16(), let extraLength = reader.u16()
         else { return nil }
         guard signature == ZipSignature.localHeader else {
-            throw PackError(.badLocalHeader, "no local header signature", offset: headerOffset)
+            throw PackError(.badLocalHeader, "no local header signature", at: .pack(offset: headerOffset))
         }
         let end = headerOffset + UInt64(ZipConstants.localHeaderSize) + UInt64(nameLength) + UInt64(extraLength)
         guard end <= limit else {
-            throw PackError(.badLocalHeader, "header runs past the central directory", offset: headerOffset)
+            throw PackError(.badLocalHeader, "header runs past the central directory", at: .pack(offset: headerOffset))
         }
         guard let name = reader.take(Int(nameLength)), let extra = reader.take(Int(extraLength)) else { return nil }
         var compressed = UInt64(compressed32)
@@ -95,7 +95,7 @@ struct LocalHeader: Sendable {
                 disk: &unusedDisk, sizeMarked: size32 == ZipConstants.marker32,
                 compressedMarked: compressed32 == ZipConstants.marker32, offsetMarked: false, diskMarked: false)
         } catch {
-            throw PackError(.badLocalHeader, error.detail, offset: headerOffset)
+            throw PackError(.badLocalHeader, error.detail, at: .pack(offset: headerOffset))
         }
         return LocalHeader(
             flags: flags, method: method, crc32: crc, compressedSize: compressed, size: size, name: Array(name),

@@ -107,10 +107,10 @@ public struct Catalog: Sendable, Equatable {
         _ = try reader.object(document, "catalog")
         let format = try reader.integer(document["format"], "format", max: 1 << 16)
         guard format == Self.format else {
-            throw TrustError(.malformedCatalog, "format \(format) is not \(Self.format)", field: "format")
+            throw TrustError(.malformedCatalog, "format \(format) is not \(Self.format)", at: .field("format"))
         }
         guard try reader.string(document["type"], "type") == "catalog" else {
-            throw TrustError(.malformedCatalog, "type is not \"catalog\"", field: "type")
+            throw TrustError(.malformedCatalog, "type is not \"catalog\"", at: .field("type"))
         }
         version = try reader.integer(document["version"], "version", max: 1 << 53)
         expires = try reader.time(document["expires"], "expires")
@@ -121,33 +121,33 @@ public struct Catalog: Sendable, Equatable {
             let object = try reader.object(item, field)
             let name = try reader.string(object["name"], field + ".name", maxBytes: 255)
             if let problem = PackMetadata.nameProblem(name) {
-                throw TrustError(.unsafePath, "pack name \(JSONEscape.quoted(name)): \(problem)", field: field + ".name")
+                throw TrustError(.unsafePath, "pack name \(JSONEscape.quoted(name)): \(problem)", at: .field(field + ".name"))
             }
             let locale = try reader.optionalString(object["locale"], field + ".locale")
             if let locale, let problem = PackMetadata.localeProblem(locale) {
-                throw TrustError(.unsafePath, "locale \(JSONEscape.quoted(locale)): \(problem)", field: field + ".locale")
+                throw TrustError(.unsafePath, "locale \(JSONEscape.quoted(locale)): \(problem)", at: .field(field + ".locale"))
             }
             // The installed files of two packs must not collide, also where case and Unicode
             // normalization do not tell names apart (Apple's file systems).
             let fileName = name + (locale.map { "." + $0 } ?? "") + ".pack"
             guard seen.insert(PackPath.collisionKey(fileName)).inserted else {
-                throw TrustError(.malformedCatalog, "\(name) (\(locale ?? "base")) is listed twice, or collides with another pack's file", field: field)
+                throw TrustError(.malformedCatalog, "\(name) (\(locale ?? "base")) is listed twice, or collides with another pack's file", at: .field(field))
             }
             let hexText = try reader.string(object["sha256"], field + ".sha256")
             guard let sha256 = EntryHash(hex: hexText) else {
-                throw TrustError(.malformedCatalog, "not 64 lowercase hex digits", field: field + ".sha256")
+                throw TrustError(.malformedCatalog, "not 64 lowercase hex digits", at: .field(field + ".sha256"))
             }
             let digest = try reader.string(object["digest"], field + ".digest")
             guard digest.hasPrefix("sha256:"), EntryHash(hex: digest.dropFirst(7)) != nil else {
-                throw TrustError(.malformedCatalog, "not sha256: and 64 hex digits", field: field + ".digest")
+                throw TrustError(.malformedCatalog, "not sha256: and 64 hex digits", at: .field(field + ".digest"))
             }
             let path = try reader.string(object["path"], field + ".path")
-            if let problem = Self.pathProblem(path) { throw TrustError(.unsafePath, "\(problem): \(path)", field: field + ".path") }
+            if let problem = Self.pathProblem(path) { throw TrustError(.unsafePath, "\(problem): \(path)", at: .field(field + ".path")) }
             let size = UInt64(try reader.integer(object["size"], field + ".size", max: 1 << 53))
             let tailOffset = UInt64(try reader.integer(object["tailOffset"], field + ".tailOffset", max: 1 << 53))
             // A pack's tail holds at least its end record (22 bytes).
             guard tailOffset <= size, size - tailOffset >= 22 else {
-                throw TrustError(.malformedCatalog, "tail offset \(tailOffset) does not leave an end record in a \(size)-byte pack", field: field + ".tailOffset")
+                throw TrustError(.malformedCatalog, "tail offset \(tailOffset) does not leave an end record in a \(size)-byte pack", at: .field(field + ".tailOffset"))
             }
             packs.append(
                 Entry(

@@ -159,10 +159,10 @@ public struct CatalogVerifier: Sendable {
         if let floor = floor.flatMap({ try? checkSigned($0.accepted, by: root) }) {
             guard catalog.version >= floor.catalog.version else {
                 throw TrustError(
-                    .rollback, "catalog version \(catalog.version) is older than version \(floor.catalog.version), already accepted", file: files.catalog)
+                    .rollback, "catalog version \(catalog.version) is older than version \(floor.catalog.version), already accepted", at: .file(files.catalog))
             }
             if catalog.version == floor.catalog.version, floor.sha256 != verified.sha256 {
-                throw TrustError(.catalogChanged, "catalog version \(catalog.version) was accepted with other bytes", file: files.catalog)
+                throw TrustError(.catalogChanged, "catalog version \(catalog.version) was accepted with other bytes", at: .file(files.catalog))
             }
         }
         try checkNotExpired(verified, updateStarted: updateStarted, file: files.catalog)
@@ -173,9 +173,7 @@ public struct CatalogVerifier: Sendable {
     public func checkNotExpired(_ catalog: VerifiedCatalog, updateStarted: Date, file: String = "catalog.json") throws(TrustError) {
         guard catalog.catalog.expires > updateStarted else {
             throw TrustError(
-                .expiredCatalog,
-                "catalog version \(catalog.catalog.version) expired at \(Timestamp.format(catalog.catalog.expires)), before this update began",
-                file: file)
+                .expiredCatalog, "catalog version \(catalog.catalog.version) expired at \(Timestamp.format(catalog.catalog.expires)), before this update began", at: .file(file))
         }
     }
 
@@ -186,7 +184,7 @@ public struct CatalogVerifier: Sendable {
     ) throws(TrustError) -> VerifiedCatalog {
         let catalogBytes = accepted.bytes
         guard catalogBytes.count <= Catalog.maxFileSize else {
-            throw TrustError(.tooLarge, "a catalog is at most \(Catalog.maxFileSize) bytes, this one \(catalogBytes.count)", file: files.catalog)
+            throw TrustError(.tooLarge, "a catalog is at most \(Catalog.maxFileSize) bytes, this one \(catalogBytes.count)", at: .file(files.catalog))
         }
         let signatures: [Minisign.Signature]
         do {
@@ -217,8 +215,7 @@ public struct CatalogVerifier: Sendable {
         guard signers.count >= root.threshold, let comment = firstComment else {
             let detail = "\(signers.count) valid signatures by root version \(root.version)'s keys, its threshold is \(root.threshold)"
             throw TrustError(
-                lastFailure?.code ?? .untrustedCatalog, lastFailure.map { "\($0.detail); \(detail)" } ?? detail,
-                file: files.signatures, field: lastFailure?.field)
+                lastFailure?.code ?? .untrustedCatalog, lastFailure.map { "\($0.detail); \(detail)" } ?? detail, at: .file(files.signatures, field: lastFailure?.location.field))
         }
         let catalog: Catalog
         do {
@@ -228,8 +225,7 @@ public struct CatalogVerifier: Sendable {
         }
         guard comment == catalog.trustedComment else {
             throw TrustError(
-                .untrustedCatalog, "the signed comment \"\(comment)\" does not match the catalog (\(catalog.trustedComment))",
-                file: files.signatures, field: "trusted comment")
+                .untrustedCatalog, "the signed comment \"\(comment)\" does not match the catalog (\(catalog.trustedComment))", at: .file(files.signatures, field: "trusted comment"))
         }
         return VerifiedCatalog(catalog: catalog, root: root, sha256: EntryHash.of(catalogBytes), trustedComment: comment, accepted: accepted)
     }
@@ -248,20 +244,19 @@ public struct CatalogVerifier: Sendable {
         do {
             pack = try Pack.openHashed(path: path) { (hash, size) throws(PackError) in
                 if size != entry.size {
-                    refusal = TrustError(.packMismatch, "is \(size) bytes, the catalog says \(entry.size)", file: path, field: entry.name)
+                    refusal = TrustError(.packMismatch, "is \(size) bytes, the catalog says \(entry.size)", at: .file(path, field: entry.name))
                 } else if hash != entry.sha256 {
-                    refusal = TrustError(.packMismatch, "has SHA-256 \(hash.hex), the catalog says \(entry.sha256.hex)", file: path, field: entry.name)
+                    refusal = TrustError(.packMismatch, "has SHA-256 \(hash.hex), the catalog says \(entry.sha256.hex)", at: .file(path, field: entry.name))
                 }
                 if refusal != nil { throw PackError(.sha256Mismatch) }
             }
         } catch {
-            throw refusal ?? TrustError(.packMismatch, "cannot be opened: \(error)", file: path, field: entry.name)
+            throw refusal ?? TrustError(.packMismatch, "cannot be opened: \(error)", at: .file(path, field: entry.name))
         }
         guard let metadata = pack.metadata, metadata.digest == entry.digest, metadata.name == entry.name, metadata.locale == entry.locale
         else {
             throw TrustError(
-                .packMismatch, "its index says \(pack.metadata.map { "\($0.name) \($0.locale ?? "base") \($0.digest)" } ?? "nothing"), the catalog \(entry.name) \(entry.locale ?? "base") \(entry.digest)",
-                file: path, field: entry.name)
+                .packMismatch, "its index says \(pack.metadata.map { "\($0.name) \($0.locale ?? "base") \($0.digest)" } ?? "nothing"), the catalog \(entry.name) \(entry.locale ?? "base") \(entry.digest)", at: .file(path, field: entry.name))
         }
     }
 
@@ -270,7 +265,7 @@ public struct CatalogVerifier: Sendable {
         do {
             return try Pack.fileSHA256(path: path)
         } catch {
-            throw TrustError(.fileUnreadable, "\(error.detail)", file: path)
+            throw TrustError(.fileUnreadable, "\(error.detail)", at: .file(path))
         }
     }
 }

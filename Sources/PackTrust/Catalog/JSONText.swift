@@ -17,7 +17,7 @@ enum JSONText {
 struct FieldReader {
     let code: TrustError.Code
 
-    func fail(_ field: String, _ detail: String) -> TrustError { TrustError(code, detail, field: field) }
+    func fail(_ field: String, _ detail: String) -> TrustError { TrustError(code, detail, at: .field(field)) }
 
     func object(_ value: JSONValue?, _ field: String) throws(TrustError) -> JSONValue {
         guard let value else { throw fail(field, "missing") }

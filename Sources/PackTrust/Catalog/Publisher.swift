@@ -22,11 +22,10 @@ public enum Publisher {
         let repository = RepositoryFolder(path: folder)
         if let current = try repository.latest(), version <= current.catalogVersion {
             throw TrustError(
-                .versionNotNewer, "version \(version) is not greater than version \(current.catalogVersion), already published",
-                file: repository.file(RepositoryLayout.latest))
+                .versionNotNewer, "version \(version) is not greater than version \(current.catalogVersion), already published", at: .file(repository.file(RepositoryLayout.latest)))
         }
         for relative in [RepositoryLayout.catalog(version), RepositoryLayout.signatures(version)] where FileSystem.exists(repository.file(relative)) {
-            throw TrustError(.versionNotNewer, "version \(version) was published before: its files are never rewritten", file: repository.file(relative))
+            throw TrustError(.versionNotNewer, "version \(version) was published before: its files are never rewritten", at: .file(repository.file(relative)))
         }
         var entries: [Catalog.Entry] = []
         var seen = Set<String>()
@@ -36,27 +35,27 @@ public enum Publisher {
                 pack = try Pack(path: path, backend: .read)
                 try pack.verify()
             } catch {
-                throw TrustError(.packMismatch, "\(error)", file: path)
+                throw TrustError(.packMismatch, "\(error)", at: .file(path))
             }
             guard let metadata = pack.metadata, metadata.formatVersion >= 2 else {
                 throw TrustError(
-                    .invalidArgument, "a catalog lists format-2 packs (every entry's SHA-256); rebuild it without --format 1", file: path)
+                    .invalidArgument, "a catalog lists format-2 packs (every entry's SHA-256); rebuild it without --format 1", at: .file(path))
             }
             if let problem = PackMetadata.nameProblem(metadata.name) {
-                throw TrustError(.unsafePath, "its name \(JSONEscape.quoted(metadata.name)): \(problem)", file: path)
+                throw TrustError(.unsafePath, "its name \(JSONEscape.quoted(metadata.name)): \(problem)", at: .file(path))
             }
             if let locale = metadata.locale, let problem = PackMetadata.localeProblem(locale) {
-                throw TrustError(.unsafePath, "its locale: \(problem)", file: path)
+                throw TrustError(.unsafePath, "its locale: \(problem)", at: .file(path))
             }
             let fileName = metadata.name + (metadata.locale.map { "." + $0 } ?? "") + ".pack"
             guard seen.insert(PackPath.collisionKey(fileName)).inserted else {
-                throw TrustError(.invalidArgument, "a second pack named \(metadata.name) (\(metadata.locale ?? "base")), or one whose file would collide with it", file: path)
+                throw TrustError(.invalidArgument, "a second pack named \(metadata.name) (\(metadata.locale ?? "base")), or one whose file would collide with it", at: .file(path))
             }
             let tailOffset: UInt64
             do {
                 tailOffset = try PackLayout.tailOffset(of: pack)
             } catch {
-                throw TrustError(.packMismatch, "\(error)", file: path)
+                throw TrustError(.packMismatch, "\(error)", at: .file(path))
             }
             let sha256 = try CatalogVerifier.fileSHA256(path).hash
             entries.append(
@@ -79,7 +78,7 @@ public enum Publisher {
             try DurableFile.write(
                 LatestPointer(catalogVersion: version, rootVersion: rootVersion).fileContents, to: repository.file(RepositoryLayout.latest))
         } catch {
-            throw TrustError(.fileUnreadable, "cannot write the repository: \(error)", file: folder)
+            throw TrustError(.fileUnreadable, "cannot write the repository: \(error)", at: .file(folder))
         }
         return catalog
     }

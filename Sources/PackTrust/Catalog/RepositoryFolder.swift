@@ -21,9 +21,9 @@ public struct RepositoryFolder: Sendable {
             return try readRegularFile(full, limit: limit)
         } catch {
             if error.code == .tooLarge {
-                throw TrustError(.tooLarge, "more than \(limit) bytes", file: full)
+                throw TrustError(.tooLarge, "more than \(limit) bytes", at: .file(full))
             }
-            throw TrustError(.fileUnreadable, "\(error)", file: full)
+            throw TrustError(.fileUnreadable, "\(error)", at: .file(full))
         }
     }
 
@@ -43,23 +43,23 @@ public struct RepositoryFolder: Sendable {
         with verifier: CatalogVerifier, state: TrustState?, updateStarted: Date
     ) throws(TrustError) -> (VerifiedCatalog, TrustState, StateRestoration) {
         guard let pointer = try latest() else {
-            throw TrustError(.fileUnreadable, "missing: nothing is published here", file: file(RepositoryLayout.latest))
+            throw TrustError(.fileUnreadable, "missing: nothing is published here", at: .file(file(RepositoryLayout.latest)))
         }
         let (restoredChain, floor, restoration) = verifier.restore(state)
         var chain = restoredChain
         while chain.current.version < pointer.rootVersion {
             let version = chain.current.version + 1
             guard let bytes = try read(RepositoryLayout.root(version), limit: Root.maxFileSize) else {
-                throw TrustError(.fileUnreadable, "missing, though \(RepositoryLayout.latest) names root version \(pointer.rootVersion)", file: file(RepositoryLayout.root(version)))
+                throw TrustError(.fileUnreadable, "missing, though \(RepositoryLayout.latest) names root version \(pointer.rootVersion)", at: .file(file(RepositoryLayout.root(version))))
             }
             try verifier.advance(&chain, rootFile: bytes, version: version)
         }
         let version = pointer.catalogVersion
         guard let catalog = try read(RepositoryLayout.catalog(version), limit: Catalog.maxFileSize) else {
-            throw TrustError(.fileUnreadable, "missing", file: file(RepositoryLayout.catalog(version)))
+            throw TrustError(.fileUnreadable, "missing", at: .file(file(RepositoryLayout.catalog(version))))
         }
         guard let signatures = try read(RepositoryLayout.signatures(version), limit: Minisign.maxFileSize) else {
-            throw TrustError(.fileUnreadable, "missing", file: file(RepositoryLayout.signatures(version)))
+            throw TrustError(.fileUnreadable, "missing", at: .file(file(RepositoryLayout.signatures(version))))
         }
         let verified = try verifier.verify(
             catalog: catalog, signatures: signatures, chain: chain, floor: floor, updateStarted: updateStarted,

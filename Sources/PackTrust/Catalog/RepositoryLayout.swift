@@ -61,17 +61,17 @@ public struct LatestPointer: Sendable, Equatable {
     /// Reads a pointer file.
     public init(fileContents bytes: [UInt8]) throws(TrustError) {
         guard bytes.count <= Self.maxFileSize else {
-            throw TrustError(.tooLarge, "a pointer is at most \(Self.maxFileSize) bytes, this one \(bytes.count)", file: RepositoryLayout.latest)
+            throw TrustError(.tooLarge, "a pointer is at most \(Self.maxFileSize) bytes, this one \(bytes.count)", at: .file(RepositoryLayout.latest))
         }
         do throws(TrustError) {
             let document = try JSONText.parse(bytes, code: .malformedCatalog)
             let reader = FieldReader(code: .malformedCatalog)
             _ = try reader.object(document, "latest")
             guard try reader.integer(document["format"], "format", max: 1 << 16) == 1 else {
-                throw TrustError(.malformedCatalog, "format is not 1", field: "format")
+                throw TrustError(.malformedCatalog, "format is not 1", at: .field("format"))
             }
             guard try reader.string(document["type"], "type") == "latest" else {
-                throw TrustError(.malformedCatalog, "type is not \"latest\"", field: "type")
+                throw TrustError(.malformedCatalog, "type is not \"latest\"", at: .field("type"))
             }
             catalogVersion = try reader.integer(document["catalog"], "catalog", max: 1 << 53)
             rootVersion = try reader.integer(document["root"], "root", max: 1 << 31)

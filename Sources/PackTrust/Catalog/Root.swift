@@ -47,13 +47,13 @@ public struct Root: Sendable, Equatable {
 
     /// Threshold and keys: at least one key, no key twice, 1 ≤ threshold ≤ keys.
     func checkShape() throws(TrustError) {
-        guard version >= 1 else { throw TrustError(.malformedRoot, "version \(version) is not 1 or more", field: "version") }
-        guard !keys.isEmpty else { throw TrustError(.malformedRoot, "it lists no keys", field: "keys") }
+        guard version >= 1 else { throw TrustError(.malformedRoot, "version \(version) is not 1 or more", at: .field("version")) }
+        guard !keys.isEmpty else { throw TrustError(.malformedRoot, "it lists no keys", at: .field("keys")) }
         guard Set(keys.map(\.id)).count == keys.count,
             Set(keys.map { $0.key.rawRepresentation }).count == keys.count
-        else { throw TrustError(.malformedRoot, "a key is listed twice", field: "keys") }
+        else { throw TrustError(.malformedRoot, "a key is listed twice", at: .field("keys")) }
         guard threshold >= 1, threshold <= keys.count else {
-            throw TrustError(.malformedRoot, "threshold \(threshold) is not between 1 and its \(keys.count) keys", field: "threshold")
+            throw TrustError(.malformedRoot, "threshold \(threshold) is not between 1 and its \(keys.count) keys", at: .field("threshold"))
         }
     }
 
@@ -126,7 +126,7 @@ public struct Root: Sendable, Equatable {
         let reader = FieldReader(code: .malformedRoot)
         let signed = try reader.object(document["signed"], "signed")
         guard try reader.string(signed["type"], "signed.type") == "root" else {
-            throw TrustError(.malformedRoot, "type is not \"root\"", field: "signed.type")
+            throw TrustError(.malformedRoot, "type is not \"root\"", at: .field("signed.type"))
         }
         version = try reader.integer(signed["version"], "signed.version", max: 1 << 31)
         expires = try reader.time(signed["expires"], "signed.expires")
@@ -140,10 +140,10 @@ public struct Root: Sendable, Equatable {
             do {
                 key = try Minisign.PublicKey(base64: try reader.string(object["publicKey"], field + ".publicKey"))
             } catch {
-                throw TrustError(error.code == .malformedKey ? .malformedRoot : error.code, error.detail, field: field + ".publicKey")
+                throw TrustError(error.code == .malformedKey ? .malformedRoot : error.code, error.detail, at: .field(field + ".publicKey"))
             }
             guard try reader.string(object["id"], field + ".id") == key.id.description else {
-                throw TrustError(.malformedRoot, "the id is not the key's own (\(key.id))", field: field + ".id")
+                throw TrustError(.malformedRoot, "the id is not the key's own (\(key.id))", at: .field(field + ".id"))
             }
             keys.append(key)
         }
@@ -154,11 +154,11 @@ public struct Root: Sendable, Equatable {
             let object = try reader.object(entry, field)
             // Signatures by keys this root does not list count for the previous root (rotation).
             guard let id = Minisign.KeyID(hex: try reader.string(object["keyId"], field + ".keyId")) else {
-                throw TrustError(.malformedRoot, "not a key id of 16 hex digits", field: field + ".keyId")
+                throw TrustError(.malformedRoot, "not a key id of 16 hex digits", at: .field(field + ".keyId"))
             }
             let text = try reader.string(object["signature"], field + ".signature")
             guard let raw = Data(base64Encoded: text), raw.count == 64 else {
-                throw TrustError(.malformedRoot, "not a base64 Ed25519 signature", field: field + ".signature")
+                throw TrustError(.malformedRoot, "not a base64 Ed25519 signature", at: .field(field + ".signature"))
             }
             signatures.append((id, Array(raw)))
         }

@@ -57,7 +57,7 @@ public struct TrustState: Sendable, Equatable {
         let reader = FieldReader(code: .malformedState)
         _ = try reader.object(document, "state")
         guard try reader.integer(document["format"], "format", max: 1 << 16) == 2 else {
-            throw TrustError(.malformedState, "format is not 2", field: "format")
+            throw TrustError(.malformedState, "format is not 2", at: .field("format"))
         }
         var roots: [Root] = []
         for (index, item) in try reader.array(document["roots"], "roots", max: CatalogVerifier.maxRootSteps).enumerated() {
@@ -65,7 +65,7 @@ public struct TrustState: Sendable, Equatable {
             do {
                 roots.append(try Root(fileContents: Array(text.utf8)))
             } catch {
-                throw TrustError(.malformedState, error.detail, field: "roots[\(index)]")
+                throw TrustError(.malformedState, error.detail, at: .field("roots[\(index)]"))
             }
         }
         self.roots = roots

@@ -79,10 +79,10 @@ public enum Minisign {
         public init(base64 text: String) throws(TrustError) {
             let raw = try Minisign.decode(text.trimmingCharacters(in: .whitespaces), count: 42, what: "public key", code: .malformedKey)
             guard raw.prefix(2).elementsEqual("Ed".utf8) else {
-                throw TrustError(.malformedKey, "not an Ed25519 key (algorithm \(Minisign.printable(raw.prefix(2))))", field: "public key")
+                throw TrustError(.malformedKey, "not an Ed25519 key (algorithm \(Minisign.printable(raw.prefix(2))))", at: .field("public key"))
             }
             guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: raw[10..<42]) else {
-                throw TrustError(.malformedKey, "not a valid Ed25519 public key", field: "public key")
+                throw TrustError(.malformedKey, "not a valid Ed25519 public key", at: .field("public key"))
             }
             self.init(id: KeyID(raw[2..<10]), key: key)
         }
@@ -91,7 +91,7 @@ public enum Minisign {
         public init(fileContents: [UInt8]) throws(TrustError) {
             let lines = try Minisign.lines(fileContents, what: "public key file", code: .malformedKey)
             guard lines.count == 2, lines[0].hasPrefix(Minisign.untrustedPrefix) else {
-                throw TrustError(.malformedKey, "expected an untrusted comment line and a base64 key line", field: "public key")
+                throw TrustError(.malformedKey, "expected an untrusted comment line and a base64 key line", at: .field("public key"))
             }
             try self.init(base64: lines[1])
         }
@@ -116,7 +116,7 @@ public enum Minisign {
         /// leaving it there once computed): one pass over a large message for several keys.
         func verify(_ signature: Signature, of message: UnsafeRawBufferPointer, digest: inout [UInt8]?) throws(TrustError) {
             guard signature.keyID == id else {
-                throw TrustError(.keyMismatch, "signed by key \(signature.keyID), not by key \(id)", field: "signature")
+                throw TrustError(.keyMismatch, "signed by key \(signature.keyID), not by key \(id)", at: .field("signature"))
             }
             let verified: Bool
             switch signature.algorithm {
@@ -128,10 +128,10 @@ public enum Minisign {
                 verified = key.isValidSignature(signature.signature, for: message)
             }
             guard verified else {
-                throw TrustError(.badSignature, "the signature does not match the file's bytes", field: "signature")
+                throw TrustError(.badSignature, "the signature does not match the file's bytes", at: .field("signature"))
             }
             guard key.isValidSignature(signature.globalSignature, for: signature.signature + Array(signature.trustedComment.utf8)) else {
-                throw TrustError(.badTrustedComment, "the trusted comment does not match its signature", field: "trusted comment")
+                throw TrustError(.badTrustedComment, "the trusted comment does not match its signature", at: .field("trusted comment"))
             }
         }
 
@@ -168,26 +168,25 @@ public enum Minisign {
         public init(fileContents: [UInt8]) throws(TrustError) {
             let lines = try Minisign.lines(fileContents, what: "secret key file", code: .malformedKey)
             guard lines.count == 2, lines[0].hasPrefix(Minisign.untrustedPrefix) else {
-                throw TrustError(.malformedKey, "expected an untrusted comment line and a base64 key line", field: "secret key")
+                throw TrustError(.malformedKey, "expected an untrusted comment line and a base64 key line", at: .field("secret key"))
             }
             let raw = try Minisign.decode(lines[1], count: 158, what: "secret key", code: .malformedKey)
             guard raw[0..<2].elementsEqual("Ed".utf8), raw[4..<6].elementsEqual("B2".utf8) else {
-                throw TrustError(.malformedKey, "not a minisign Ed25519 secret key", field: "secret key")
+                throw TrustError(.malformedKey, "not a minisign Ed25519 secret key", at: .field("secret key"))
             }
             guard raw[2] == 0, raw[3] == 0 else {
                 throw TrustError(
-                    .encryptedKey, "the key is encrypted with a password; packtool reads unencrypted keys (packtool keygen, or minisign -G -W)",
-                    field: "secret key")
+                    .encryptedKey, "the key is encrypted with a password; packtool reads unencrypted keys (packtool keygen, or minisign -G -W)", at: .field("secret key"))
             }
             let id = KeyID(raw[54..<62])
             let secret = Array(raw[62..<126])
             let checksum = raw[126..<158]
             guard checksum.allSatisfy({ $0 == 0 }) || checksum.elementsEqual(Self.checksum(id: id, secret: secret)) else {
-                throw TrustError(.malformedKey, "the key's checksum does not match: the file is damaged", field: "secret key")
+                throw TrustError(.malformedKey, "the key's checksum does not match: the file is damaged", at: .field("secret key"))
             }
             guard let key = try? Curve25519.Signing.PrivateKey(rawRepresentation: secret[0..<32]),
                 key.publicKey.rawRepresentation.elementsEqual(secret[32..<64])
-            else { throw TrustError(.malformedKey, "its two halves do not belong together: the file is damaged", field: "secret key") }
+            else { throw TrustError(.malformedKey, "its two halves do not belong together: the file is damaged", at: .field("secret key")) }
             self.init(id: id, key: key)
         }
 
@@ -264,7 +263,7 @@ public enum Minisign {
         public static func parseAll(_ contents: [UInt8]) throws(TrustError) -> [Signature] {
             let lines = try Minisign.lines(contents, what: "signature file", code: .malformedSignature)
             guard !lines.isEmpty, lines.count % 4 == 0 else {
-                throw TrustError(.malformedSignature, "expected blocks of four lines, found \(lines.count) lines", field: "signature")
+                throw TrustError(.malformedSignature, "expected blocks of four lines, found \(lines.count) lines", at: .field("signature"))
             }
             var signatures: [Signature] = []
             for start in stride(from: 0, to: lines.count, by: 4) {
@@ -277,7 +276,7 @@ public enum Minisign {
         public init(fileContents: [UInt8]) throws(TrustError) {
             let all = try Self.parseAll(fileContents)
             guard all.count == 1 else {
-                throw TrustError(.malformedSignature, "expected one signature, found \(all.count)", field: "signature")
+                throw TrustError(.malformedSignature, "expected one signature, found \(all.count)", at: .field("signature"))
             }
             self = all[0]
         }
@@ -296,18 +295,18 @@ public enum Minisign {
 
         private init(lines: [String]) throws(TrustError) {
             guard lines[0].hasPrefix(Minisign.untrustedPrefix) else {
-                throw TrustError(.malformedSignature, "the first line is not an untrusted comment", field: "untrusted comment")
+                throw TrustError(.malformedSignature, "the first line is not an untrusted comment", at: .field("untrusted comment"))
             }
             let raw = try Minisign.decode(lines[1], count: 74, what: "signature", code: .malformedSignature)
             guard let algorithm = Algorithm(rawValue: String(decoding: raw[0..<2], as: UTF8.self)) else {
-                throw TrustError(.malformedSignature, "unknown algorithm \(Minisign.printable(raw[0..<2]))", field: "signature")
+                throw TrustError(.malformedSignature, "unknown algorithm \(Minisign.printable(raw[0..<2]))", at: .field("signature"))
             }
             guard lines[2].hasPrefix(Minisign.trustedPrefix) else {
-                throw TrustError(.malformedSignature, "the third line is not a trusted comment", field: "trusted comment")
+                throw TrustError(.malformedSignature, "the third line is not a trusted comment", at: .field("trusted comment"))
             }
             let comment = String(lines[2].dropFirst(Minisign.trustedPrefix.count))
             guard comment.utf8.count <= Minisign.maxTrustedComment else {
-                throw TrustError(.malformedSignature, "longer than \(Minisign.maxTrustedComment) bytes", field: "trusted comment")
+                throw TrustError(.malformedSignature, "longer than \(Minisign.maxTrustedComment) bytes", at: .field("trusted comment"))
             }
             let global = try Minisign.decode(lines[3], count: 64, what: "global signature", code: .malformedSignature)
             self.init(
@@ -337,10 +336,10 @@ public enum Minisign {
     /// Strict base64 of exactly `count` bytes.
     static func decode(_ text: String, count: Int, what: String, code: TrustError.Code) throws(TrustError) -> [UInt8] {
         guard let data = Data(base64Encoded: text) else {
-            throw TrustError(code, "the \(what) is not valid base64", field: what)
+            throw TrustError(code, "the \(what) is not valid base64", at: .field(what))
         }
         guard data.count == count else {
-            throw TrustError(code, "the \(what) decodes to \(data.count) bytes, not \(count)", field: what)
+            throw TrustError(code, "the \(what) decodes to \(data.count) bytes, not \(count)", at: .field(what))
         }
         return Array(data)
     }

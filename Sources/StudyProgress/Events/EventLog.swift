@@ -80,7 +80,7 @@ extension ProgressStore {
                 ? try CompactCoder.decode(CardState.self, from: select.bytes(0))
                 : try decoder.decode(CardState.self, from: Data(select.text(0).utf8))
         } catch {
-            throw ProgressError(.damagedDatabase, item: key.description, "the stored state does not decode: \(error)")
+            throw ProgressError(.damagedDatabase, "the stored state does not decode: \(error)", at: .item(key.description))
         }
         let due: Due = !select.isNull(1) ? .date(Date(timeIntervalSince1970: select.double(1))) : !select.isNull(2) ? .sessionDay(Int(select.int64(2))) : .never
         let progress = ItemProgress(

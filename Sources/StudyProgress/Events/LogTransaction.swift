@@ -76,7 +76,7 @@ struct LogTransaction {
             let idBytes = selectEvents.bytes(2)
             guard let id = EventID(bytes: idBytes) else {
                 selectEvents.reset()
-                throw ProgressError(.damagedDatabase, item: key.description, "an event id is not 16 bytes")
+                throw ProgressError(.damagedDatabase, "an event id is not 16 bytes", at: .item(key.description))
             }
             let event = ProgressEvent(
                 id: id, device: DeviceID(rawValue: Self.unsigned(selectEvents.int64(1))),

@@ -36,7 +36,7 @@ public struct FolderRemote: SyncRemote {
     private static func components(_ name: String) throws(SyncError) -> [String] {
         let parts = name.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard !name.isEmpty, !parts.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." || $0.utf8.contains(0) }) else {
-            throw SyncError(.invalidArgument, object: name, "not an object name inside the folder")
+            throw SyncError(.invalidArgument, "not an object name inside the folder", at: .file(name))
         }
         return parts
     }
@@ -48,13 +48,13 @@ public struct FolderRemote: SyncRemote {
             do {
                 try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
             } catch {
-                throw SyncError(.fileSystem, object: root, "cannot make the folder: \(error.localizedDescription)")
+                throw SyncError(.fileSystem, "cannot make the folder: \(error.localizedDescription)", at: .file(root))
             }
         }
         let descriptor = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if descriptor >= 0 { return descriptor }
         if errno == ENOENT, !create { return nil }
-        throw SyncError(.fileSystem, object: root, "cannot open the folder: \(Self.message(errno))")
+        throw SyncError(.fileSystem, "cannot open the folder: \(Self.message(errno))", at: .file(root))
     }
 
     /// Opens folder `name` of `parent` without following a link (made first when `create`);
@@ -68,14 +68,14 @@ public struct FolderRemote: SyncRemote {
             if failure == ENOENT {
                 guard create else { return nil }
                 if mkdirat(parent, name, 0o755) != 0, errno != EEXIST {
-                    throw SyncError(.fileSystem, object: naming, "cannot make a folder: \(message(errno))")
+                    throw SyncError(.fileSystem, "cannot make a folder: \(message(errno))", at: .file(naming))
                 }
                 continue
             }
             if failure == ELOOP || failure == ENOTDIR {
-                throw SyncError(.fileSystem, object: naming, "a link or a file stands where a folder should be; links are never followed")
+                throw SyncError(.fileSystem, "a link or a file stands where a folder should be; links are never followed", at: .file(naming))
             }
-            throw SyncError(.fileSystem, object: naming, "cannot open a folder: \(message(failure))")
+            throw SyncError(.fileSystem, "cannot open a folder: \(message(failure))", at: .file(naming))
         }
     }
 
@@ -128,7 +128,7 @@ public struct FolderRemote: SyncRemote {
     ) throws(SyncError) {
         guard let directory = fdopendir(folder) else {
             close(folder)
-            throw SyncError(.fileSystem, object: path, "cannot read a folder: \(message(errno))")
+            throw SyncError(.fileSystem, "cannot read a folder: \(message(errno))", at: .file(path))
         }
         defer { closedir(directory) }
         var folders: [String] = []
@@ -139,7 +139,7 @@ public struct FolderRemote: SyncRemote {
             guard name != ".", name != "..", !name.hasPrefix(".") else { continue }
             entries += 1
             guard entries <= limit else {
-                throw SyncError(.tooLarge, object: path, "the folder holds more than \(limit) entries")
+                throw SyncError(.tooLarge, "the folder holds more than \(limit) entries", at: .file(path))
             }
             var status = stat()
             guard fstatat(dirfd(directory), name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
@@ -164,7 +164,7 @@ public struct FolderRemote: SyncRemote {
     /// (``SyncError/Code/notAuthentic``) without being opened for reading or waited on.
     public func get(_ name: String, limit: Int) async throws(SyncError) -> [UInt8] {
         guard let found = try parent(of: name, create: false) else {
-            throw SyncError(.notFound, object: name, "no such file (deleted since it was listed?)")
+            throw SyncError(.notFound, "no such file (deleted since it was listed?)", at: .file(name))
         }
         let (folder, last) = found
         defer { close(folder) }
@@ -172,14 +172,14 @@ public struct FolderRemote: SyncRemote {
         let descriptor = openat(folder, last, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
             let failure = errno
-            if failure == ENOENT { throw SyncError(.notFound, object: name, "no such file (deleted since it was listed?)") }
-            if failure == ELOOP { throw SyncError(.notAuthentic, object: name, "a link, not a file: links are never followed") }
-            throw SyncError(.fileSystem, object: name, "cannot be read: \(Self.message(failure))")
+            if failure == ENOENT { throw SyncError(.notFound, "no such file (deleted since it was listed?)", at: .file(name)) }
+            if failure == ELOOP { throw SyncError(.notAuthentic, "a link, not a file: links are never followed", at: .file(name)) }
+            throw SyncError(.fileSystem, "cannot be read: \(Self.message(failure))", at: .file(name))
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw SyncError(.notAuthentic, object: name, "not a regular file (a folder, a FIFO or a device): never read")
+            throw SyncError(.notAuthentic, "not a regular file (a folder, a FIFO or a device): never read", at: .file(name))
         }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -187,11 +187,11 @@ public struct FolderRemote: SyncRemote {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw SyncError(.fileSystem, object: name, "cannot be read: \(Self.message(errno))")
+                throw SyncError(.fileSystem, "cannot be read: \(Self.message(errno))", at: .file(name))
             }
             if count == 0 { return bytes }
             bytes += buffer[0..<count]
-            if bytes.count > limit { throw SyncError(.tooLarge, object: name, "more than the \(limit) bytes sync reads") }
+            if bytes.count > limit { throw SyncError(.tooLarge, "more than the \(limit) bytes sync reads", at: .file(name)) }
         }
     }
 
@@ -199,13 +199,13 @@ public struct FolderRemote: SyncRemote {
     /// folder (so the rename survives a power cut).
     public func put(_ name: String, _ bytes: [UInt8]) async throws(SyncError) {
         guard let found = try parent(of: name, create: true) else {
-            throw SyncError(.fileSystem, object: name, "its folder cannot be made")
+            throw SyncError(.fileSystem, "its folder cannot be made", at: .file(name))
         }
         let (folder, last) = found
         defer { close(folder) }
         let temporary = ".\(last).\(UUID().uuidString).partial"
         let descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw SyncError(.fileSystem, object: name, "cannot write: \(Self.message(errno))") }
+        guard descriptor >= 0 else { throw SyncError(.fileSystem, "cannot write: \(Self.message(errno))", at: .file(name)) }
         var failure: Int32?
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -225,7 +225,7 @@ public struct FolderRemote: SyncRemote {
         if failure == nil, renameat(folder, temporary, folder, last) != 0 { failure = errno }
         if let failure {
             unlinkat(folder, temporary, 0)
-            throw SyncError(.fileSystem, object: name, "cannot write: \(Self.message(failure))")
+            throw SyncError(.fileSystem, "cannot write: \(Self.message(failure))", at: .file(name))
         }
         _ = fsync(folder)
     }
@@ -236,7 +236,7 @@ public struct FolderRemote: SyncRemote {
         let (folder, last) = found
         defer { close(folder) }
         if unlinkat(folder, last, 0) != 0, errno != ENOENT {
-            throw SyncError(.fileSystem, object: name, "cannot delete: \(Self.message(errno))")
+            throw SyncError(.fileSystem, "cannot delete: \(Self.message(errno))", at: .file(name))
         }
     }
 }

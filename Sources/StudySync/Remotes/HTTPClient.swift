@@ -57,7 +57,7 @@ final class HTTPClient: @unchecked Sendable {
         } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError(.network, object: state.name, "\(error)")
+            throw SyncError(.network, "\(error)", at: .file(state.name))
         }
     }
 
@@ -102,7 +102,7 @@ final class HTTPClient: @unchecked Sendable {
             state.status = http?.statusCode ?? 0
             // A declared length over the limit is refused before any of the body is read.
             if let length = http?.value(forHTTPHeaderField: "Content-Length").flatMap({ Int($0) }), length > state.limit {
-                state.failure = SyncError(.tooLarge, object: state.name, "the store announces \(length) bytes, more than the \(state.limit) sync reads")
+                state.failure = SyncError(.tooLarge, "the store announces \(length) bytes, more than the \(state.limit) sync reads", at: .file(state.name))
                 return completionHandler(.cancel)
             }
             completionHandler(.allow)
@@ -120,7 +120,7 @@ final class HTTPClient: @unchecked Sendable {
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
             guard let state = state(dataTask), state.failure == nil else { return }
             if state.body.count + data.count > state.limit {
-                state.failure = SyncError(.tooLarge, object: state.name, "the store sent more than the \(state.limit) bytes sync reads")
+                state.failure = SyncError(.tooLarge, "the store sent more than the \(state.limit) bytes sync reads", at: .file(state.name))
                 dataTask.cancel()
                 return
             }
@@ -137,12 +137,12 @@ final class HTTPClient: @unchecked Sendable {
             if let error {
                 let code = (error as NSError).code
                 if code == NSURLErrorTimedOut {
-                    return continuation.resume(throwing: SyncError(.timeout, object: state.name, "no data for too long: the store stalled"))
+                    return continuation.resume(throwing: SyncError(.timeout, "no data for too long: the store stalled", at: .file(state.name)))
                 }
                 if code == NSURLErrorCancelled {
-                    return continuation.resume(throwing: SyncError(.cancelled, object: state.name, "cancelled"))
+                    return continuation.resume(throwing: SyncError(.cancelled, "cancelled", at: .file(state.name)))
                 }
-                return continuation.resume(throwing: SyncError(.network, object: state.name, error.localizedDescription))
+                return continuation.resume(throwing: SyncError(.network, error.localizedDescription, at: .file(state.name)))
             }
             continuation.resume(returning: HTTPResponse(status: state.status, body: state.body))
         }

@@ -46,18 +46,18 @@ public struct S3Remote: SyncRemote {
 
     /// Reads `s3://BUCKET/PREFIX`; the endpoint defaults to AWS's for the region.
     public init(url: String, endpoint: String?, region: String?, credentials: StoreCredentials, stallTimeout: TimeInterval = 20) throws(SyncError) {
-        guard url.hasPrefix("s3://") else { throw SyncError(.invalidArgument, object: url, "an S3 remote is s3://BUCKET/PREFIX") }
+        guard url.hasPrefix("s3://") else { throw SyncError(.invalidArgument, "an S3 remote is s3://BUCKET/PREFIX", at: .file(url)) }
         let path = url.dropFirst(5)
         let bucket = path.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
         guard !bucket.isEmpty, bucket.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw SyncError(.invalidArgument, object: url, "no bucket name after s3://")
+            throw SyncError(.invalidArgument, "no bucket name after s3://", at: .file(url))
         }
         let prefix = path.dropFirst(bucket.count).split(separator: "/").joined(separator: "/")
         let region = region ?? "us-east-1"
         let endpointText = endpoint ?? "https://s3.\(region).amazonaws.com"
         guard let endpointURL = URL(string: endpointText), let scheme = endpointURL.scheme, ["http", "https"].contains(scheme), endpointURL.host != nil
         else {
-            throw SyncError(.invalidArgument, object: endpointText, "the endpoint is an http:// or https:// URL")
+            throw SyncError(.invalidArgument, "the endpoint is an http:// or https:// URL", at: .file(endpointText))
         }
         self.init(endpoint: endpointURL, bucket: bucket, prefix: prefix, region: region, credentials: credentials, stallTimeout: stallTimeout)
     }
@@ -79,7 +79,7 @@ public struct S3Remote: SyncRemote {
             let response = try await send("GET", path: "", query: query, body: nil, limit: Self.listPageLimit, naming: naming)
             switch ListPage.parse(response.body) {
             case .success(let page): return page
-            case .failure(let malformed): throw SyncError(.httpStatus, object: naming, malformed.reason)
+            case .failure(let malformed): throw SyncError(.httpStatus, malformed.reason, at: .file(naming))
             }
         }
     }
@@ -103,14 +103,14 @@ public struct S3Remote: SyncRemote {
                 objects.append(RemoteObject(name: String(object.name.dropFirst(dropping.count)), size: object.size))
             }
             guard objects.count <= listObjectLimit else {
-                throw SyncError(.tooLarge, object: naming, "the listing has more than \(listObjectLimit) objects")
+                throw SyncError(.tooLarge, "the listing has more than \(listObjectLimit) objects", at: .file(naming))
             }
             guard page.isTruncated else { return objects }
             guard let next = page.nextToken, tokens.insert(next).inserted else {
-                throw SyncError(.httpStatus, object: naming, "the listing hands out a continuation token it gave before (it would never end)")
+                throw SyncError(.httpStatus, "the listing hands out a continuation token it gave before (it would never end)", at: .file(naming))
             }
             guard pages < listPageCountLimit else {
-                throw SyncError(.tooLarge, object: naming, "the listing goes on past \(listPageCountLimit) pages")
+                throw SyncError(.tooLarge, "the listing goes on past \(listPageCountLimit) pages", at: .file(naming))
             }
             token = next
         }
@@ -151,16 +151,16 @@ public struct S3Remote: SyncRemote {
                 case 200..<300: return response
                 case 403, 401:
                     let (code, message) = Self.errorText(response.body)
-                    throw SyncError(.accessDenied, object: object, "the store refused the credentials (\(response.status) \(code)\(message.isEmpty ? "" : ": " + message))")
+                    throw SyncError(.accessDenied, "the store refused the credentials (\(response.status) \(code)\(message.isEmpty ? "" : ": " + message))", at: .file(object))
                 case 404:
                     let (code, message) = Self.errorText(response.body)
-                    throw SyncError(.notFound, object: object, "\(method) answered 404 \(code)\(message.isEmpty ? "" : ": " + message)")
+                    throw SyncError(.notFound, "\(method) answered 404 \(code)\(message.isEmpty ? "" : ": " + message)", at: .file(object))
                 case 500..<600 where attempt < 3:
                     try await Self.pause(attempt)
                     continue
                 default:
                     let (code, message) = Self.errorText(response.body)
-                    throw SyncError(.httpStatus, object: object, "\(method) answered \(response.status) \(code)\(message.isEmpty ? "" : ": " + message)")
+                    throw SyncError(.httpStatus, "\(method) answered \(response.status) \(code)\(message.isEmpty ? "" : ": " + message)", at: .file(object))
                 }
             } catch let error where [.network, .timeout].contains(error.code) && attempt < 3 {
                 try await Self.pause(attempt)
@@ -183,7 +183,7 @@ public struct S3Remote: SyncRemote {
         var components = "\(endpoint.scheme ?? "https")://\(endpoint.host ?? "")"
         if let port = endpoint.port { components += ":\(port)" }
         guard let url = URL(string: components + canonicalPath + (queryText.isEmpty ? "" : "?" + queryText)) else {
-            throw SyncError(.invalidArgument, object: objectKey, "cannot make a URL for this object")
+            throw SyncError(.invalidArgument, "cannot make a URL for this object", at: .file(objectKey))
         }
         let payloadHash = SigV4.hexSHA256(body ?? [])
         let amzDate = SigV4.amzDate(Date())

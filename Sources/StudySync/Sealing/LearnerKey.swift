@@ -128,13 +128,13 @@ public struct LearnerKey: Sendable, Hashable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw SyncError(.fileSystem, object: path, "cannot read the key file: \((error as NSError).localizedDescription)")
+            throw SyncError(.fileSystem, "cannot read the key file: \((error as NSError).localizedDescription)", at: .file(path))
         }
-        guard data.count < 4096 else { throw SyncError(.malformedKey, object: path, "a key file is a line of text") }
+        guard data.count < 4096 else { throw SyncError(.malformedKey, "a key file is a line of text", at: .file(path)) }
         do {
             try self.init(printable: String(decoding: data, as: UTF8.self))
         } catch {
-            throw SyncError(error.code, object: path, error.detail)
+            throw SyncError(error.code, error.detail, at: .file(path))
         }
     }
 

@@ -33,7 +33,7 @@ enum SealedObject {
             let box = try ChaChaPoly.seal(content, using: key.sealingKey, nonce: nonce, authenticating: associated)
             return magic + [kind.rawValue] + Array(box.nonce) + Array(box.ciphertext) + Array(box.tag)
         } catch {
-            throw SyncError(.invalidArgument, object: name, "cannot seal: \(error)")
+            throw SyncError(.invalidArgument, "cannot seal: \(error)", at: .file(name))
         }
     }
 
@@ -41,10 +41,10 @@ enum SealedObject {
     /// is not what `key` sealed under that name.
     static func open(_ bytes: [UInt8], kind: ObjectName.Kind, name: String, key: LearnerKey) throws(SyncError) -> [UInt8] {
         guard bytes.count >= overhead else {
-            throw SyncError(.notAuthentic, object: name, "\(bytes.count) bytes: shorter than any sealed object (cut short?)")
+            throw SyncError(.notAuthentic, "\(bytes.count) bytes: shorter than any sealed object (cut short?)", at: .file(name))
         }
         guard Array(bytes[0..<4]) == magic, bytes[4] == kind.rawValue else {
-            throw SyncError(.notAuthentic, object: name, "not a sealed \(kind) object of this version")
+            throw SyncError(.notAuthentic, "not a sealed \(kind) object of this version", at: .file(name))
         }
         do {
             let box = try ChaChaPoly.SealedBox(
@@ -52,8 +52,7 @@ enum SealedObject {
             return Array(try ChaChaPoly.open(box, using: key.sealingKey, authenticating: associatedData(kind: kind, name: name)))
         } catch {
             throw SyncError(
-                .notAuthentic, object: name,
-                "does not open with the learner's key: changed, cut short, copied from another name, or sealed with another key")
+                .notAuthentic, "does not open with the learner's key: changed, cut short, copied from another name, or sealed with another key", at: .file(name))
         }
     }
 

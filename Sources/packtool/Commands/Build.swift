@@ -109,7 +109,7 @@ extension PackTool {
                 } catch {
                     // The tag came from the settings file unless the command line gave one.
                     var located = error
-                    if locale == nil, settings.locale != nil { located.path = settingsFile }
+                    if locale == nil, settings.locale != nil { located.location.file = settingsFile }
                     throw located
                 }
                 let basePath = base ?? settings.base.map(relative)
@@ -175,9 +175,9 @@ extension PackTool {
                 case .plain: Output.error("packtool: \(source)/\(problem.description)")
                 case .compiler:
                     var rest = problem
-                    rest.line = nil
-                    let message = rest.description.dropPath(problem.file)
-                    Output.error(compilerLine(file: source + "/" + problem.file, line: problem.line, message))
+                    rest.location.line = nil
+                    let message = rest.description.dropPath(problem.location.file)
+                    Output.error(compilerLine(file: problem.location.file.map { source + "/" + $0 }, line: problem.location.line, message))
                 }
             }
             throw ExitCode(1)

@@ -20,7 +20,7 @@ extension PackTool {
         func run() throws {
             try reportingErrors {
                 for path in [output + ".key", output + ".pub"] where FileManager.default.fileExists(atPath: path) {
-                    throw TrustError(.fileExists, "already exists; a key is never overwritten", file: path)
+                    throw TrustError(.fileExists, "already exists; a key is never overwritten", at: .file(path))
                 }
                 let key = Minisign.SecretKey.generate()
                 try createFile(output + ".key", Array(key.fileContents.utf8), secret: true)

@@ -46,8 +46,7 @@ extension PackTool {
                 try Output.line("\(output)/index.html: \(site.pageCount) pages, \(site.pictureCount) pictures")
                 if let problem = site.problems.first {
                     throw ContentError(
-                        problem.code, file: problem.file, line: problem.line, item: problem.item,
-                        problem.detail + " (\(site.problems.count) problem(s) in all, shown in the preview)")
+                        problem.code, problem.detail + " (\(site.problems.count) problem(s) in all, shown in the preview)", at: problem.location)
                 }
             }
         }
@@ -94,7 +93,7 @@ private final class PreviewSite {
     func write() throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), !isFolder.boolValue {
-            throw PackError(.notAFolder, "the preview is written into a folder", path: output)
+            throw PackError(.notAFolder, "the preview is written into a folder", at: .file(output))
         }
         try FileManager.default.createDirectory(atPath: output + "/images", withIntermediateDirectories: true)
         let primary = try view(columns[0])
@@ -193,7 +192,7 @@ private final class PreviewSite {
             }
         }
         guard let copy = pictures[picture] ?? nil else {
-            problems.append(ContentError(.missingPicture, file: file, item: item, picture))
+            problems.append(ContentError(.missingPicture, picture, at: .file(file, item: item)))
             return "<p class=\"error\">missing picture: \(escape(picture))</p>"
         }
         return "<img src=\"\(copy.file)\"\(copy.size) alt=\"\(escape(picture))\" title=\"\(escape(picture))\">"

@@ -39,7 +39,7 @@ struct StoreOptions: ParsableArguments {
         for (path, priority) in packs.map({ ($0, MountPriority?.none) }) + patches.map({ ($0, MountPriority.patch) }) {
             let pack = try store.mount(path: path, priority: priority)
             if let first = seen.updateValue(path, forKey: pack.fileIdentity) {
-                throw PackError(.invalidArgument, "the same pack is also given as \(first)", path: path)
+                throw PackError(.invalidArgument, "the same pack is also given as \(first)", at: .file(path))
             }
         }
         if let locale { try store.setLocale(locale.description) }
@@ -94,7 +94,7 @@ extension PackTool {
                 let path = arguments[arguments.count - 1]
                 let assets = try store.makeStore(packs: Array(arguments.dropLast()))
                 guard let image = assets.image(named: path, scale: store.scale, idiom: store.idiom) else {
-                    throw StoreError(.notFound, "no pack in the chain has it or a variant of it", subject: path)
+                    throw StoreError(.notFound, "no pack in the chain has it or a variant of it", at: .item(path))
                 }
                 if json {
                     try Output.json(
@@ -236,7 +236,7 @@ extension PackTool {
                 }
                 let shown = item.map { bank.question(id: $0) }
                     ?? bank.categories.first.flatMap { category in category.questions.first.map { (category, $0) } }
-                if let item, shown == nil { throw StoreError(.notFound, "no such question in the bank", subject: item) }
+                if let item, shown == nil { throw StoreError(.notFound, "no such question in the bank", at: .item(item)) }
                 if let (category, question) = shown {
                     lines.append("question:        \(question.id) (\(category.title))")
                     lines.append("  " + question.prompt)
@@ -259,7 +259,7 @@ extension PackTool {
                 lines.append("deck:            \(deck.id) \"\(deck.title)\", \(plural(deck.cards.count, "card", "cards"))")
                 object += [("title", .string(deck.title)), ("language", .optional(deck.language)), ("cards", .number(deck.cards.count))]
                 let card = item.map { wanted in deck.cards.first { $0.id == wanted } } ?? deck.cards.first
-                if let item, card == nil { throw StoreError(.notFound, "no such card in the deck", subject: item) }
+                if let item, card == nil { throw StoreError(.notFound, "no such card in the deck", at: .item(item)) }
                 if let card {
                     lines.append("card:            \(card.id)")
                     lines.append("  front:          \(card.front)")

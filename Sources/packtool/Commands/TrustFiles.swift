@@ -12,7 +12,7 @@ func readArgumentFile(_ path: String, limit: Int, what: String) throws(TrustErro
     do {
         return try readRegularFile(path, limit: limit)
     } catch {
-        throw TrustError(error.code == .tooLarge ? .tooLarge : .fileUnreadable, "cannot read the \(what): \(error.detail)", file: path)
+        throw TrustError(error.code == .tooLarge ? .tooLarge : .fileUnreadable, "cannot read the \(what): \(error.detail)", at: .file(path))
     }
 }
 
@@ -58,9 +58,9 @@ func createFile(_ path: String, _ bytes: [UInt8], secret: Bool) throws(TrustErro
         defer { _ = try? file.close() }
         _ = try bytes.withUnsafeBytes { try file.writeAll($0) }
     } catch Errno.fileExists {
-        throw TrustError(.fileExists, "already exists; a key is never overwritten", file: path)
+        throw TrustError(.fileExists, "already exists; a key is never overwritten", at: .file(path))
     } catch {
-        throw TrustError(.fileUnreadable, "cannot be written: \(error)", file: path)
+        throw TrustError(.fileUnreadable, "cannot be written: \(error)", at: .file(path))
     }
 }
 
@@ -68,7 +68,7 @@ func writeReplacing(_ path: String, _ bytes: [UInt8]) throws(TrustError) {
     do {
         try DurableFile.write(bytes, to: path)
     } catch {
-        throw TrustError(.fileUnreadable, "cannot be written: \(error)", file: path)
+        throw TrustError(.fileUnreadable, "cannot be written: \(error)", at: .file(path))
     }
 }
 

@@ -44,7 +44,7 @@ struct Dataset: Sendable {
             try builder.addDirectory(atPath: dataset.folder)
             try builder.write(to: dataset.pack)
             guard try runProcess("/usr/bin/zip", ["-0", "-r", "-q", "-X", dataset.zip, "."], in: dataset.folder) == 0 else {
-                throw PackError(.io, "zip -0 failed", path: dataset.zip)
+                throw PackError(.io, "zip -0 failed", at: .file(dataset.zip))
             }
             try writeSQLite(dataset)
             FileManager.default.createFile(atPath: marker, contents: Data())
@@ -68,14 +68,14 @@ struct Dataset: Sendable {
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw PackError(.io, "cannot write", path: path)
+            throw PackError(.io, "cannot write", at: .file(path))
         }
     }
 
     /// The 600-question synthetic bank and its pictures (Scripts/generate-synthetic-bank).
     static func generateBank(in folder: String, repository: String) throws {
         let status = try runProcess(repository + "/Scripts/generate-synthetic-bank", [folder, "--questions", "600", "--seed", "1"])
-        guard status == 0 else { throw PackError(.io, "generate-synthetic-bank failed", path: folder) }
+        guard status == 0 else { throw PackError(.io, "generate-synthetic-bank failed", at: .file(folder)) }
     }
 
     /// A letters app: 2,699 small files (0.2–8 KB), 100 pictures at @1x/@2x/@3x (20–200 KB),
@@ -111,7 +111,7 @@ struct Dataset: Sendable {
 
     static func writeSQLite(_ dataset: Dataset) throws {
         var db: OpaquePointer?
-        guard sqlite3_open(dataset.sqlite, &db) == SQLITE_OK, let db else { throw PackError(.io, "sqlite3_open", path: dataset.sqlite) }
+        guard sqlite3_open(dataset.sqlite, &db) == SQLITE_OK, let db else { throw PackError(.io, "sqlite3_open", at: .file(dataset.sqlite)) }
         defer { sqlite3_close(db) }
         sqlite3_exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; CREATE TABLE files(name TEXT PRIMARY KEY, data BLOB); BEGIN", nil, nil, nil)
         var statement: OpaquePointer?
@@ -122,7 +122,7 @@ struct Dataset: Sendable {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: dataset.folder + "/" + name))
             sqlite3_bind_text(statement, 1, name, -1, transient)
             _ = bytes.withUnsafeBytes { sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), transient) }
-            guard sqlite3_step(statement) == SQLITE_DONE else { throw PackError(.io, "sqlite insert", path: dataset.sqlite) }
+            guard sqlite3_step(statement) == SQLITE_DONE else { throw PackError(.io, "sqlite insert", at: .file(dataset.sqlite)) }
             sqlite3_reset(statement)
         }
         sqlite3_exec(db, "COMMIT", nil, nil, nil)
