@@ -246,9 +246,16 @@ private struct Run {
         }
         for name in listed.objects.keys { numbers[name.device, default: []].insert(name.sequence) }
         for (other, seen) in numbers.sorted(by: { $0.key < $1.key }) where other != device {
-            let holes = (1...max(1, seen.max() ?? 1)).filter { !seen.contains($0) }
-            guard let first = holes.first, let last = holes.last else { continue }
-            report.missing.append("\(DeviceID(rawValue: other)): \(holes.count) of \(first)…\(last)")
+            // Counted from the numbers seen, never number by number: a name anyone can put in the
+            // store may carry any sequence up to 9,999,999,999.
+            let top = max(1, seen.max() ?? 1)
+            let holes = top - seen.count(where: { $0 >= 1 })
+            guard holes > 0 else { continue }
+            var first = 1
+            while seen.contains(first) { first += 1 }
+            var last = top
+            while seen.contains(last) { last -= 1 }
+            report.missing.append("\(DeviceID(rawValue: other)): \(holes) of \(first)…\(last)")
         }
         let listedNames = Set(listed.objects.keys.map(\.description))
         let hourAgo = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000

@@ -1,0 +1,53 @@
+import Foundation
+import StudyProgress
+@testable import StudySync
+import TestSupport
+import Testing
+
+/// The second review of sync as an attacker: the store (or a shared folder's other users) names
+/// objects it never had the key to seal, the network cuts a snapshot short, and a store's error
+/// text reaches the learner's terminal. Each case failed before its fix.
+@Suite("A store in an attacker's hands, second review: forged numbers, refused snapshots, hostile error text")
+struct ReviewAttackTests {
+    /// A learner whose device `a` synced three answers through a folder.
+    struct Folder {
+        let scratch: Scratch
+        let key = LearnerKey.generate()
+        let remote: FolderRemote
+        let a: Device
+
+        init(snapshotAfter: Int = 32, syncs: Int = 1) async throws {
+            scratch = try Scratch()
+            remote = FolderRemote(root: scratch.url("remote"))
+            a = try Device("a", scratch: scratch, remote: remote, key: key, snapshotAfter: snapshotAfter)
+            for step in 0..<3 {
+                try a.answer("q\(step)", grade: 3, at: day0.addingTimeInterval(Double(step) * 60))
+                if syncs > 1 { _ = try await a.sync.sync() }
+            }
+            if syncs <= 1 { _ = try await a.sync.sync() }
+        }
+
+        var learnerFolder: String { "remote/learners/\(key.learnerID)" }
+
+        /// Puts `bytes` in the folder under a name of sync's shape: what anyone who can write to
+        /// the store can do without the key.
+        func plant(_ kind: ObjectName.Kind, device: UInt64, sequence: Int, _ bytes: String = "not sealed") throws -> ObjectName {
+            let name = ObjectName(kind: kind, learner: key.learner, device: device, sequence: sequence, tag: "0123456789abcdef")
+            try scratch.write("remote/" + name.description, bytes)
+            return name
+        }
+    }
+
+    @Test("a name with the largest sequence number, planted for a device nobody has, is refused and reported at once (the hole count was built number by number)")
+    func hugeSequenceForAStranger() async throws {
+        let setup = try await Folder()
+        let planted = try setup.plant(.segment, device: 0xCC, sequence: ObjectName.maximumSequence)
+        let b = try Device("b", scratch: setup.scratch, remote: setup.remote, key: setup.key)
+        let started = Date()
+        let report = try await b.sync.sync()
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(report.refused.map(\.object) == [planted.description], "\(report.refused)")
+        #expect(report.missing == ["00000000000000cc: 9999999998 of 1…9999999998"], "\(report.missing)")
+        #expect(try b.hash() == setup.a.hash())
+    }
+}
