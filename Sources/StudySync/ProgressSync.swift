@@ -224,8 +224,10 @@ private struct Run {
         for name in listed.objects.keys.sorted() where name.kind == .segment && !known.contains(name.description) {
             try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
         }
-        // Snapshots not needed: known from now on, never read.
-        for name in snapshots where !known.contains(name.description) {
+        // Snapshots not needed: known from now on, never read. One that was read and refused is
+        // not one of them: the next sync reads it again (it may hold events nothing else has).
+        let refused = Set(report.refused.map(\.object))
+        for name in snapshots where !known.contains(name.description) && !refused.contains(name.description) {
             batch.objects.append(
                 ProgressStore.OpenedObject(
                     events: [], record: SyncObjectRecord(name: name.description, device: DeviceID(rawValue: name.device), kind: 2, sealedAt: 0, state: 0, events: 0)))

@@ -50,4 +50,22 @@ struct ReviewAttackTests {
         #expect(report.missing == ["00000000000000cc: 9999999998 of 1…9999999998"], "\(report.missing)")
         #expect(try b.hash() == setup.a.hash())
     }
+
+    @Test("a snapshot refused once (cut short by the network, damaged by the store) is read again at the next sync, not recorded as known and skipped for good")
+    func refusedSnapshotIsRetried() async throws {
+        let setup = try await Folder(snapshotAfter: 2, syncs: 3)
+        let tree = try setup.scratch.tree("remote")
+        let snapshot = try #require(tree.keys.first { $0.contains("/snapshots/") }, "\(tree.keys.sorted())")
+        #expect(!tree.keys.contains { $0.contains("/segments/0000000001-") })
+        let whole = try setup.scratch.bytes("remote/" + snapshot)
+        try setup.scratch.write("remote/" + snapshot, Array(whole.prefix(whole.count - 1)))
+        let b = try Device("b", scratch: setup.scratch, remote: setup.remote, key: setup.key)
+        let first = try await b.sync.sync()
+        #expect(first.refused.map(\.object) == [snapshot], "\(first)")
+        try setup.scratch.write("remote/" + snapshot, whole)
+        let second = try await b.sync.sync()
+        #expect(second.refused.isEmpty && second.missing.isEmpty, "\(second)")
+        #expect(try b.store.reviews(source: "bank/b").count == 3)
+        #expect(try b.hash() == setup.a.hash())
+    }
 }
