@@ -350,7 +350,12 @@ private struct Run {
         for record in records {
             if let name = ObjectName(parsing: record.name), name.device == device { next = max(next, name.sequence + 1) }
         }
-        for name in listed.objects.keys where name.device == device { next = max(next, name.sequence + 1) }
+        // A listed name of this device counts unless it was refused: anyone who can write to the
+        // store can plant one with any number, and next must stay within what a name holds.
+        let refused = Set(report.refused.map(\.object))
+        for name in listed.objects.keys where name.device == device && !refused.contains(name.description) {
+            next = max(next, name.sequence + 1)
+        }
         var wroteCheck = listed.keyCheck != nil
         // Objects planned before a kill or a failure: their content sealed again, the same bytes
         // under the same name.
@@ -363,6 +368,7 @@ private struct Run {
             let unsent = try progress { try store.unsentEvents(limit: sync.segmentEvents) }
             if unsent.isEmpty { break }
             try Self.checkCancellation()
+            try Self.checkSequence(next)
             let events = unsent.map(\.event).sorted { $0.precedes($1) }
             let sealedAt = Int64(Date().timeIntervalSince1970 * 1000)
             let body = ObjectBody(learner: key.learner, device: device, sequence: next, sealedAt: sealedAt, covered: [], events: events)
@@ -419,6 +425,7 @@ private struct Run {
         // numbers are accounted for; it trusts a snapshot only for its own device's objects).
         let covered = records.filter { $0.kind == 1 || ($0.kind == 2 && $0.device == store.device) }.map(\.name).sorted()
         let sequence = (own.map(\.sequence).max() ?? 0) + 1
+        try Self.checkSequence(sequence)
         let body = ObjectBody(
             learner: key.learner, device: device, sequence: sequence, sealedAt: Int64(Date().timeIntervalSince1970 * 1000), covered: covered, events: events)
         let content = body.encoded()
@@ -454,6 +461,14 @@ private struct Run {
         let bytes = try await sync.remote.get(name, limit: min(limit, max(size, 0)))
         report.bytesReceived += bytes.count
         return bytes
+    }
+
+    /// Refuses to name an object past ``ObjectName/maximumSequence``: such a name would not
+    /// parse, and no device (this one included) would ever read what went there.
+    static func checkSequence(_ sequence: Int) throws(SyncError) {
+        guard sequence <= ObjectName.maximumSequence else {
+            throw SyncError(.tooLarge, "this device's objects are numbered up to \(ObjectName.maximumSequence); nothing more is written")
+        }
     }
 
     static func checkCancellation() throws(SyncError) {

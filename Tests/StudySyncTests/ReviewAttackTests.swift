@@ -51,6 +51,42 @@ struct ReviewAttackTests {
         #expect(try b.hash() == setup.a.hash())
     }
 
+    @Test("a name planted in a device's own folder with the largest sequence does not push its next segments past what a name holds (written where no device reads them)")
+    func forgedOwnSequence() async throws {
+        let setup = try await Folder()
+        let a = setup.a
+        for kind in [ObjectName.Kind.segment, .snapshot] {
+            _ = try setup.plant(kind, device: a.store.device.rawValue, sequence: ObjectName.maximumSequence)
+        }
+        try a.answer("q5", grade: 2, at: day0.addingTimeInterval(3_600))
+        let report = try await a.sync.sync()
+        #expect(report.refused.count == 2 && report.eventsSent == 1, "\(report)")
+        for _ in 0..<2 {
+            try a.answer("q6", grade: 3, at: day0.addingTimeInterval(7_200))
+            _ = try await a.sync.sync()
+        }
+        // Every segment a wrote has a name sync reads.
+        let written = try setup.scratch.tree("remote").keys.filter { $0.contains("/\(a.store.device)/") && !$0.contains("0123456789abcdef") }
+        #expect(written.allSatisfy { ObjectName(parsing: $0) != nil }, "\(written.sorted())")
+        let b = try Device("b", scratch: setup.scratch, remote: setup.remote, key: setup.key)
+        _ = try await b.sync.sync()
+        #expect(try b.store.reviews(source: "bank/b").count == 6)
+        #expect(try b.hash() == a.hash())
+    }
+
+    @Test("a device never writes a name past the largest sequence number: the sync stops with an error instead of uploading where no device reads")
+    func sequenceCeiling() async throws {
+        let setup = try await Folder()
+        let a = setup.a
+        // A record this file keeps (as if a past sync had recorded an object at the ceiling).
+        let top = ObjectName(kind: .snapshot, learner: setup.key.learner, device: a.store.device.rawValue, sequence: ObjectName.maximumSequence, tag: "0123456789abcdef")
+        try a.store.recordObject(SyncObjectRecord(name: top.description, device: a.store.device, kind: 2, sealedAt: 0, state: 0, events: 0))
+        try a.answer("q5", grade: 2, at: day0.addingTimeInterval(3_600))
+        let error = await #expect(throws: SyncError.self) { try await a.sync.sync() }
+        #expect(error?.code == .tooLarge, "\(String(describing: error))")
+        #expect(try setup.scratch.tree("remote").keys.allSatisfy { ObjectName(parsing: $0) != nil || $0.hasSuffix("key-check") })
+    }
+
     @Test("a snapshot refused once (cut short by the network, damaged by the store) is read again at the next sync, not recorded as known and skipped for good")
     func refusedSnapshotIsRetried() async throws {
         let setup = try await Folder(snapshotAfter: 2, syncs: 3)
