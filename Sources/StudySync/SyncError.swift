@@ -60,13 +60,36 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(.progress, object: error.path, "", underlying: error)
     }
 
-    /// One line: `OBJECT: code: detail`, then the error underneath.
+    /// One line: `OBJECT: code: detail`, then the error underneath. Control characters are
+    /// escaped: the detail may quote a store's error text and the object a name from the store,
+    /// and the line goes to a terminal.
     public var description: String {
         var parts = [object].compactMap { $0 } + [code.rawValue]
         if !detail.isEmpty { parts.append(detail) }
         var line = parts.joined(separator: ": ")
         if let underlying { line += (detail.isEmpty ? ": " : " (") + underlying.description + (detail.isEmpty ? "" : ")") }
-        return line
+        return Self.escapingControlCharacters(line)
+    }
+
+    /// `text` with C0 and C1 controls, DEL and the Unicode direction overrides and isolates as
+    /// `\n`, `\r`, `\t` or `\u{…}`: one line, no terminal escape sequence, nothing reordered.
+    static func escapingControlCharacters(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(scalar): out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }
 

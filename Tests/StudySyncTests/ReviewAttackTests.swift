@@ -4,6 +4,12 @@ import StudyProgress
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The second review of sync as an attacker: the store (or a shared folder's other users) names
 /// objects it never had the key to seal, the network cuts a snapshot short, and a store's error
 /// text reaches the learner's terminal. Each case failed before its fix.
@@ -103,5 +109,17 @@ struct ReviewAttackTests {
         #expect(second.refused.isEmpty && second.missing.isEmpty, "\(second)")
         #expect(try b.store.reviews(source: "bank/b").count == 3)
         #expect(try b.hash() == setup.a.hash())
+    }
+
+    @Test(
+        "a store's error text (or a hostile object name) prints as one line without terminal escapes",
+        arguments: ["\u{1B}]0;owned\u{07}", "line\nstudy: fake", "\u{1B}[2J", "\u{202E}txt.exe", "\u{9B}31m"])
+    func errorTextIsEscaped(_ hostile: String) throws {
+        let body = "<Error><Code>Slow\(hostile)Down</Code><Message>try \(hostile) later</Message></Error>"
+        let (code, message) = S3Remote.errorText(Array(body.utf8))
+        let error = SyncError(.httpStatus, object: "s3://b/\(hostile)", "GET answered 503 \(code): \(message)")
+        let line = error.description
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) }, "\(line)")
+        #expect(line.contains("answered 503 Slow"))
     }
 }
