@@ -122,4 +122,17 @@ struct ReviewAttackTests {
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) }, "\(line)")
         #expect(line.contains("answered 503 Slow"))
     }
+
+    @Test("sync-key new -o never writes through a link planted where the key goes: refused like any file there, nothing written where it points")
+    func keyFileThroughALink() throws {
+        let scratch = try Scratch()
+        let target = scratch.url("elsewhere.key")
+        let path = scratch.url("learner.key")
+        #expect(symlink(target, path) == 0)
+        let result = try SyncCommandTests.study(["sync-key", "new", "-o", path])
+        #expect(result.status == 1 && result.output.isEmpty, "\(result.output)")
+        #expect(result.stderr == "study: \(path): fileSystem: a file is already there; a key is never written over\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target)
+    }
 }
