@@ -237,9 +237,9 @@ private struct Run {
 
     /// Reports the objects of other devices that neither the listing nor this file's records know
     /// (a device's numbers have a hole no snapshot covers: the store lost or withheld them; they
-    /// are not merged until they come back), and says whether segments this device uploaded more
-    /// than an hour ago (a listing lags by seconds) are gone: then it writes a snapshot at once,
-    /// so their events reach every device again.
+    /// are not merged until they come back), and says whether segments or snapshots this device
+    /// uploaded more than an hour ago (a listing lags by seconds) are gone: then it writes a
+    /// snapshot at once, so their events reach every device again.
     mutating func checkMissing(_ listed: Listed) throws(SyncError) -> Bool {
         let records = try progress { try store.syncObjects() }
         var numbers: [UInt64: Set<Int>] = [:]
@@ -262,7 +262,10 @@ private struct Run {
         let listedNames = Set(listed.objects.keys.map(\.description))
         let hourAgo = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
         return records.contains { record in
-            record.device == store.device && record.kind == 1 && record.state == 2 && record.sealedAt < hourAgo && !listedNames.contains(record.name)
+            // A segment or a snapshot: once a snapshot is verified its segments are deleted, so one
+            // the store lost later takes their events with it unless it is written again.
+            record.device == store.device && (record.kind == 1 || record.kind == 2) && record.state == 2 && record.sealedAt < hourAgo
+                && !listedNames.contains(record.name)
         }
     }
 
