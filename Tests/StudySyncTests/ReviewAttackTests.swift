@@ -155,4 +155,16 @@ struct ReviewAttackTests {
         #expect(try fresh.store.reviews(source: "bank/b").count == 3)
         #expect(try fresh.hash() == a.hash())
     }
+
+    @Test("credentials never print their secret or session token: not in the remote's description, its debug description or a dump")
+    func credentialsStayOutOfLogs() throws {
+        let credentials = StoreCredentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", sessionToken: "FQoGZXIvYXdzEXAMPLETOKEN")
+        let remote = try S3Remote(url: "s3://bucket/app", endpoint: "http://127.0.0.1:9", region: nil, credentials: credentials)
+        var dumped = ""
+        dump(remote, to: &dumped)
+        for text in ["\(credentials)", String(reflecting: credentials), "\(remote)", String(reflecting: remote), dumped] {
+            #expect(!text.contains("wJalrXUtnFEMI") && !text.contains("EXAMPLETOKEN"), "\(text)")
+        }
+        #expect("\(credentials)".contains("AKIDEXAMPLE"))
+    }
 }
