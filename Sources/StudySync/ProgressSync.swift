@@ -221,6 +221,12 @@ private struct Run {
                 try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
             }
         }
+        // This device's own snapshots it has no record of (an older copy of its file, or names
+        // planted in the store) are read, never taken on trust: their numbers decide its next one.
+        let tried = Set(report.refused.map(\.object))
+        for name in snapshots.sorted() where name.device == device && !known.contains(name.description) && !tried.contains(name.description) {
+            try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
+        }
         for name in listed.objects.keys.sorted() where name.kind == .segment && !known.contains(name.description) {
             try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
         }

@@ -61,12 +61,14 @@ struct ReviewAttackTests {
     func forgedOwnSequence() async throws {
         let setup = try await Folder()
         let a = setup.a
-        for kind in [ObjectName.Kind.segment, .snapshot] {
-            _ = try setup.plant(kind, device: a.store.device.rawValue, sequence: ObjectName.maximumSequence)
+        // A segment, and two snapshots (the older of two is not read unless it is this device's own).
+        for (kind, sequence) in [(ObjectName.Kind.segment, ObjectName.maximumSequence), (.snapshot, ObjectName.maximumSequence), (.snapshot, ObjectName.maximumSequence - 1)] {
+            _ = try setup.plant(kind, device: a.store.device.rawValue, sequence: sequence)
         }
         try a.answer("q5", grade: 2, at: day0.addingTimeInterval(3_600))
         let report = try await a.sync.sync()
-        #expect(report.refused.count == 2 && report.eventsSent == 1, "\(report)")
+        #expect(report.refused.count == 3 && report.eventsSent == 1, "\(report)")
+        #expect(try a.store.syncObjects().allSatisfy { !$0.name.contains("0123456789abcdef") }, "a planted name is not recorded as known")
         for _ in 0..<2 {
             try a.answer("q6", grade: 3, at: day0.addingTimeInterval(7_200))
             _ = try await a.sync.sync()
