@@ -220,11 +220,19 @@ private struct Run {
                 try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
             }
         }
+        // This device's own snapshots it has no record of (an older copy of its file, or names
+        // planted in the store) are read, never taken on trust: their numbers decide its next one.
+        let tried = Set(report.refused.map(\.object))
+        for name in snapshots.sorted() where name.device == device && !known.contains(name.description) && !tried.contains(name.description) {
+            try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
+        }
         for name in listed.objects.keys.sorted() where name.kind == .segment && !known.contains(name.description) {
             try await fetch(name, size: listed.objects[name] ?? 0, into: &batch, known: &known)
         }
-        // Snapshots not needed: known from now on, never read.
-        for name in snapshots where !known.contains(name.description) {
+        // Snapshots not needed: known from now on, never read. One that was read and refused is
+        // not one of them: the next sync reads it again (it may hold events nothing else has).
+        let refused = Set(report.refused.map(\.object))
+        for name in snapshots where !known.contains(name.description) && !refused.contains(name.description) {
             batch.objects.append(
                 ProgressStore.OpenedObject(
                     events: [], record: SyncObjectRecord(name: name.description, device: DeviceID(rawValue: name.device), kind: 2, sealedAt: 0, state: 0, events: 0)))
@@ -234,9 +242,9 @@ private struct Run {
 
     /// Reports the objects of other devices that neither the listing nor this file's records know
     /// (a device's numbers have a hole no snapshot covers: the store lost or withheld them; they
-    /// are not merged until they come back), and says whether segments this device uploaded more
-    /// than an hour ago (a listing lags by seconds) are gone: then it writes a snapshot at once,
-    /// so their events reach every device again.
+    /// are not merged until they come back), and says whether segments or snapshots this device
+    /// uploaded more than an hour ago (a listing lags by seconds) are gone: then it writes a
+    /// snapshot at once, so their events reach every device again.
     mutating func checkMissing(_ listed: Listed) throws(SyncError) -> Bool {
         let records = try progress { try store.syncObjects() }
         var numbers: [UInt64: Set<Int>] = [:]
@@ -245,14 +253,24 @@ private struct Run {
         }
         for name in listed.objects.keys { numbers[name.device, default: []].insert(name.sequence) }
         for (other, seen) in numbers.sorted(by: { $0.key < $1.key }) where other != device {
-            let holes = (1...max(1, seen.max() ?? 1)).filter { !seen.contains($0) }
-            guard let first = holes.first, let last = holes.last else { continue }
-            report.missing.append("\(DeviceID(rawValue: other)): \(holes.count) of \(first)…\(last)")
+            // Counted from the numbers seen, never number by number: a name anyone can put in the
+            // store may carry any sequence up to 9,999,999,999.
+            let top = max(1, seen.max() ?? 1)
+            let holes = top - seen.count(where: { $0 >= 1 })
+            guard holes > 0 else { continue }
+            var first = 1
+            while seen.contains(first) { first += 1 }
+            var last = top
+            while seen.contains(last) { last -= 1 }
+            report.missing.append("\(DeviceID(rawValue: other)): \(holes) of \(first)…\(last)")
         }
         let listedNames = Set(listed.objects.keys.map(\.description))
         let hourAgo = Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000
         return records.contains { record in
-            record.device == store.device && record.kind == 1 && record.state == 2 && record.sealedAt < hourAgo && !listedNames.contains(record.name)
+            // A segment or a snapshot: once a snapshot is verified its segments are deleted, so one
+            // the store lost later takes their events with it unless it is written again.
+            record.device == store.device && (record.kind == 1 || record.kind == 2) && record.state == 2 && record.sealedAt < hourAgo
+                && !listedNames.contains(record.name)
         }
     }
 
@@ -340,7 +358,12 @@ private struct Run {
         for record in records {
             if let name = ObjectName(parsing: record.name), name.device == device { next = max(next, name.sequence + 1) }
         }
-        for name in listed.objects.keys where name.device == device { next = max(next, name.sequence + 1) }
+        // A listed name of this device counts unless it was refused: anyone who can write to the
+        // store can plant one with any number, and next must stay within what a name holds.
+        let refused = Set(report.refused.map(\.object))
+        for name in listed.objects.keys where name.device == device && !refused.contains(name.description) {
+            next = max(next, name.sequence + 1)
+        }
         var wroteCheck = listed.keyCheck != nil
         // Objects planned before a kill or a failure: their content sealed again, the same bytes
         // under the same name.
@@ -353,6 +376,7 @@ private struct Run {
             let unsent = try progress { try store.unsentEvents(limit: sync.segmentEvents) }
             if unsent.isEmpty { break }
             try Self.checkCancellation()
+            try Self.checkSequence(next)
             let events = unsent.map(\.event).sorted { $0.precedes($1) }
             let sealedAt = Int64(Date().timeIntervalSince1970 * 1000)
             let body = ObjectBody(learner: key.learner, device: device, sequence: next, sealedAt: sealedAt, covered: [], events: events)
@@ -409,6 +433,7 @@ private struct Run {
         // numbers are accounted for; it trusts a snapshot only for its own device's objects).
         let covered = records.filter { $0.kind == 1 || ($0.kind == 2 && $0.device == store.device) }.map(\.name).sorted()
         let sequence = (own.map(\.sequence).max() ?? 0) + 1
+        try Self.checkSequence(sequence)
         let body = ObjectBody(
             learner: key.learner, device: device, sequence: sequence, sealedAt: Int64(Date().timeIntervalSince1970 * 1000), covered: covered, events: events)
         let content = body.encoded()
@@ -444,6 +469,14 @@ private struct Run {
         let bytes = try await sync.remote.get(name, limit: min(limit, max(size, 0)))
         report.bytesReceived += bytes.count
         return bytes
+    }
+
+    /// Refuses to name an object past ``ObjectName/maximumSequence``: such a name would not
+    /// parse, and no device (this one included) would ever read what went there.
+    static func checkSequence(_ sequence: Int) throws(SyncError) {
+        guard sequence <= ObjectName.maximumSequence else {
+            throw SyncError(.tooLarge, "this device's objects are numbered up to \(ObjectName.maximumSequence); nothing more is written")
+        }
     }
 
     static func checkCancellation() throws(SyncError) {

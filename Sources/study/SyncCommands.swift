@@ -129,13 +129,39 @@ struct SyncKeyCommand: ParsableCommand {
                 say(key.printable)
                 return
             }
-            guard !FileManager.default.fileExists(atPath: output) else {
-                throw SyncError(.fileSystem, "a file is already there; a key is never written over", at: .file(output))
-            }
-            guard FileManager.default.createFile(atPath: output, contents: Data((key.printable + "\n").utf8), attributes: [.posixPermissions: 0o600]) else {
-                throw SyncError(.fileSystem, "cannot be written", at: .file(output))
-            }
+            try Self.writeNew(output, key.printable + "\n")
             say("learner \(key.learnerID): key written to \(output)")
+        }
+
+        /// Creates `path` for its owner only from the start (0600, `O_EXCL`: never over a file or
+        /// through a link that stands there) and writes `text` to it. FileManager's createFile wrote
+        /// a temporary file others could read, renamed it into place and only then made it 0600,
+        /// so anyone watching the folder could open the key in between and keep it open.
+        static func writeNew(_ path: String, _ text: String) throws {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                let failure = errno
+                if failure == EEXIST { throw SyncError(.fileSystem, "a file is already there; a key is never written over", at: .file(path)) }
+                throw SyncError(.fileSystem, "cannot be written: \(String(cString: strerror(failure)))", at: .file(path))
+            }
+            let bytes = Array(text.utf8)
+            var done = 0
+            var failure: Int32 = 0
+            while done < bytes.count {
+                let written = bytes[done...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                done += written
+            }
+            if failure == 0, fsync(descriptor) != 0 { failure = errno }
+            close(descriptor)
+            if failure != 0 {
+                unlink(path)
+                throw SyncError(.fileSystem, "cannot be written: \(String(cString: strerror(failure)))", at: .file(path))
+            }
         }
     }
 }

@@ -87,6 +87,7 @@ struct StoreFaultTests {
         Fault(name: "a 500 now and then (retried within the sync)", faults: [("500", "*", "", 2)], device: 1, thrown: nil),
         Fault(name: "every listing answered 500", faults: [("500", "LIST", "", -1)], device: 1, thrown: .httpStatus),
         Fault(name: "a GET that stalls half way", faults: [("stall", "GET", "/segments/", -1)], device: 1, thrown: .timeout),
+        Fault(name: "a GET that drips a byte at a time, never quiet long enough to stall", faults: [("drip", "GET", "/segments/", -1)], device: 1, thrown: .timeout),
         Fault(name: "a PUT that is never answered", faults: [("stall", "PUT", "/segments/", -1)], device: 0, thrown: .timeout),
         Fault(name: "a listing that never comes", faults: [("stall", "LIST", "", -1)], device: 1, thrown: .timeout),
         Fault(name: "a GET cut short that looks whole", faults: [("truncate", "GET", "/segments/", -1)], device: 1, thrown: nil, refused: ["notAuthentic"]),

@@ -12,12 +12,18 @@ struct HTTPResponse: Sendable {
 
 /// HTTP over URLSession (FoundationNetworking on Linux), with the delegate API every supported
 /// OS has: the body is counted as it arrives and cut off past a limit (a store cannot make sync
-/// hold more than it asked for), a request that goes quiet for `stallTimeout` seconds fails, and
-/// a redirect is never followed.
+/// hold more than it asked for), a request that goes quiet for `stallTimeout` seconds fails, so
+/// does a body that comes slower than ``minimumRate`` once `stallTimeout` has passed (a byte now
+/// and then is never quiet long enough to stall), and a redirect is never followed.
 final class HTTPClient: @unchecked Sendable {
     // @unchecked: `session` and `router` are set once in init; the router's table is behind a lock.
     let stallTimeout: TimeInterval
     private let session: URLSession
+    /// The slowest a response body may come, in bytes a second on average from its headers, once
+    /// `stallTimeout` has passed: far under any usable connection, far over a store that drips a
+    /// byte just often enough never to stall (which held a sync for as long as the limit allowed:
+    /// days for a snapshot).
+    static let minimumRate = 4096.0
     private let router: Router
 
     init(stallTimeout: TimeInterval) {
@@ -43,7 +49,7 @@ final class HTTPClient: @unchecked Sendable {
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         let task: URLSessionTask
         if let body { task = session.uploadTask(with: request, from: Data(body)) } else { task = session.dataTask(with: request) }
-        let state = RequestState(name: request.url?.absoluteString ?? "", limit: limit)
+        let state = RequestState(name: request.url?.absoluteString ?? "", limit: limit, grace: stallTimeout)
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<HTTPResponse, Error>) in
@@ -65,14 +71,19 @@ final class HTTPClient: @unchecked Sendable {
         // @unchecked: touched only on the session's serial delegate queue.
         let name: String
         let limit: Int
+        /// Seconds from the headers before the body's rate is held to ``HTTPClient/minimumRate``.
+        let grace: TimeInterval
         var continuation: CheckedContinuation<HTTPResponse, Error>?
         var status = 0
         var body: [UInt8] = []
         var failure: SyncError?
+        /// When the response's headers came.
+        var answered = Date()
 
-        init(name: String, limit: Int) {
+        init(name: String, limit: Int, grace: TimeInterval) {
             self.name = name
             self.limit = limit
+            self.grace = grace
         }
     }
 
@@ -100,6 +111,7 @@ final class HTTPClient: @unchecked Sendable {
             guard let state = state(dataTask) else { return completionHandler(.cancel) }
             let http = response as? HTTPURLResponse
             state.status = http?.statusCode ?? 0
+            state.answered = Date()
             // A declared length over the limit is refused before any of the body is read.
             if let length = http?.value(forHTTPHeaderField: "Content-Length").flatMap({ Int($0) }), length > state.limit {
                 state.failure = SyncError(.tooLarge, "the store announces \(length) bytes, more than the \(state.limit) sync reads", at: .file(state.name))
@@ -125,6 +137,13 @@ final class HTTPClient: @unchecked Sendable {
                 return
             }
             state.body += data
+            let elapsed = Date().timeIntervalSince(state.answered)
+            if elapsed > state.grace, Double(state.body.count) < (elapsed - state.grace) * HTTPClient.minimumRate {
+                state.failure = SyncError(
+                    .timeout, "the store sends too slowly (\(state.body.count) bytes in \(Int(elapsed)) s, under \(Int(HTTPClient.minimumRate)) a second)",
+                    at: .file(state.name))
+                dataTask.cancel()
+            }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

@@ -29,6 +29,21 @@ public struct StoreCredentials: Sendable, Hashable {
     }
 }
 
+/// What a log shows of credentials: the access key id, never the secret or the session token
+/// (an app that logs its remote, `"\(remote)"` or `dump(remote)`, would otherwise write them out).
+extension StoreCredentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `StoreCredentials(ACCESS_KEY_ID, secret hidden)`.
+    public var description: String {
+        "StoreCredentials(\(accessKeyID), secret hidden\(sessionToken == nil ? "" : ", session token hidden"))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The access key id only.
+    public var customMirror: Mirror { Mirror(self, children: ["accessKeyID": accessKeyID], displayStyle: .struct) }
+}
+
 /// AWS Signature Version 4 (the header form), as the AWS signature test suite and the S3 API
 /// reference compute it: a canonical request, the string to sign, a signing key derived from
 /// the secret by date, region and service, and the `Authorization` header.

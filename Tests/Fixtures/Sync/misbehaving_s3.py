@@ -13,6 +13,7 @@ The test sets faults at run time: POST /__faults with a JSON list replaces them,
 each applying to the next N requests of that method whose key contains TEXT (N = -1: all):
     500            answer 500 InternalError; a PUT stores nothing
     stall          a GET sends half the object, then nothing; a PUT, LIST or DELETE answers nothing
+    drip           a GET sends the object a byte every 0.3 s: never quiet long enough to stall
     truncate       a GET answers 200 with the first half of the object, without a length, and
                    closes the connection: a short object that looks whole
     lost-response  a PUT stores the object, then answers 500 (the client cannot know it landed)
@@ -102,6 +103,13 @@ def nothing():
     """A body that never comes."""
     time.sleep(3600)
     yield b""
+
+
+def drip(data):
+    """The body a byte at a time, each just before a stall would be noticed."""
+    for index in range(len(data)):
+        yield data[index : index + 1]
+        time.sleep(0.3)
 
 
 def half_then_nothing(data):
@@ -197,6 +205,9 @@ def app(environ, start_response):
         if fault == "stall":
             start_response("200 OK", [("Content-Length", str(len(data)))])
             return half_then_nothing(data)
+        if fault == "drip":
+            start_response("200 OK", [("Content-Length", str(len(data)))])
+            return drip(data)
         if fault == "truncate":
             start_response("200 OK", [("Connection", "close")])  # no length: the body ends when the connection does
             return [data[: len(data) // 2]]
