@@ -4,7 +4,7 @@ import ErrorReporting
 /// An error from the asset store: a malformed locale tag, a missing asset, or a pack error.
 ///
 /// Its ``location`` names the asset asked for or the locale tag (`item`), or the pack whose
-/// index names a malformed locale (`file`); for ``Code/pack``, the place of the ``PackError``
+/// index names a malformed locale (`file`); for ``Code/pack``, the place of the `PackError`
 /// underneath.
 public struct StoreError: CodedError, Equatable {
     /// What went wrong: a stable identifier, with an English ``summary`` for messages.
