@@ -37,22 +37,28 @@ struct Replayer {
     }
     private var schedulers: [SchedulerName: AnyScheduler] = [:]
     private var calendars: [String: LearnerCalendar] = [:]
+    /// The scheduler and the calendar asked for last: a merge's answers mostly name the same
+    /// ones, and comparing the name costs less than hashing it for the dictionary.
+    private var lastScheduler: (name: SchedulerName, scheduler: AnyScheduler)?
+    private var lastCalendar: (zone: String, calendar: LearnerCalendar)?
     private let decoder = ProgressStore.decoder
 
     /// The standard scheduler `kind` on calendar days in `zone` (empty: 24-hour periods).
     mutating func scheduler(_ kind: SchedulerKind, zone: String, fuzz: Bool) -> AnyScheduler {
         let name = SchedulerName(kind: kind, zone: zone, fuzz: fuzz)
-        if let made = schedulers[name] { return made }
-        let made = AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
+        if let last = lastScheduler, last.name == name { return last.scheduler }
+        let made = schedulers[name] ?? AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
         schedulers[name] = made
+        lastScheduler = (name, made)
         return made
     }
 
     /// ``calendar(zone:)``, made once per zone name.
     mutating func calendar(zone: String) -> LearnerCalendar {
-        if let made = calendars[zone] { return made }
-        let made = Self.calendar(zone: zone)
+        if let last = lastCalendar, last.zone == zone { return last.calendar }
+        let made = calendars[zone] ?? Self.calendar(zone: zone)
         calendars[zone] = made
+        lastCalendar = (zone, made)
         return made
     }
 
@@ -96,6 +102,45 @@ struct Replayer {
                 orphan: progress?.orphan ?? false)
             return (after, recalled)
         }
+    }
+
+    /// ``apply(_:to:)`` in place: a merge replays 100,000 answers, and the progress is updated
+    /// where it is instead of copied into a new value for each (same result, field for field).
+    mutating func apply(_ event: ProgressEvent, to progress: inout ItemProgress?) {
+        withUnsafePointer(to: event) { apply($0, to: &progress) }
+    }
+
+    /// ``apply(_:to:)-(ProgressEvent,_)`` of the event at `event`: a merge's events are read in
+    /// place from their buffer (passing one by value copied it, strings and payload, each time).
+    mutating func apply(_ event: UnsafePointer<ProgressEvent>, to progress: inout ItemProgress?) {
+        guard event.pointee.kind == .answer, progress != nil, let payload = AnswerPayload(bytes: event.pointee.payload),
+            case .standard(_, let zone, let fuzz, let balance) = payload.mode, var current = progress.take()
+        else {
+            progress = apply(event.pointee, to: progress)
+            return
+        }
+        // As `answer(_:to:)` does for an item already seen: its own scheduler, its introduction,
+        // key and orphan flag kept (the key as the event spells it).
+        let wall = event.pointee.wall
+        let moment = Date(timeIntervalSince1970: Double(wall) / 1000)
+        let scheduler = scheduler(current.state.kind, zone: zone, fuzz: fuzz)
+        let studyMoment = StudyMoment(moment, sessionDay: payload.sessionDay)
+        var random = SplitMix64(seed: UInt64(bitPattern: wall))
+        guard var scheduled = try? scheduler.review(current.state, answer: payload.answer, at: studyMoment, random: &random) else {
+            progress = current
+            return
+        }
+        if balance != 0 {
+            scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone))
+        }
+        let recalled = scheduler.recalled(payload.answer)
+        current.key = event.pointee.key
+        current.state = scheduled.state
+        current.due = scheduled.due
+        current.lastReview = moment
+        current.reviews = current.reviews + 1
+        current.lapses = current.lapses + (recalled ? 0 : 1)
+        progress = current
     }
 
     /// What any event does to its item's progress (`nil`: unseen). Events of other kinds, and
