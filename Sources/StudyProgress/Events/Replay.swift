@@ -66,8 +66,23 @@ struct Replayer {
     /// or 24-hour periods for an empty name.
     static func calendar(zone: String) -> LearnerCalendar {
         if zone.isEmpty { return .elapsed24Hours }
-        return .local(TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        // Made once per process: a calendar's table of offsets fills a year at a time from
+        // Foundation (1,461 lookups), and every merge used to start a new one.
+        madeCalendars.lock.lock()
+        defer { madeCalendars.lock.unlock() }
+        if let made = madeCalendars.byZone[zone] { return made }
+        let made = LearnerCalendar.local(TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        madeCalendars.byZone[zone] = made
+        return made
     }
+
+    /// The calendars ``calendar(zone:)`` made, by zone name.
+    private final class MadeCalendars: @unchecked Sendable {
+        // @unchecked: `byZone` is read and written only under `lock`.
+        let lock = NSLock()
+        var byZone: [String: LearnerCalendar] = [:]
+    }
+    private static let madeCalendars = MadeCalendars()
 
     /// The name a calendar travels under: its time zone's identifier, or empty for 24-hour periods.
     static func zoneName(_ calendar: LearnerCalendar) -> String { calendar.timeZone?.identifier ?? "" }
