@@ -40,6 +40,9 @@ struct Replayer {
     /// The scheduler and the calendar asked for last: a merge's answers mostly name the same
     /// ones, and comparing the name costs less than hashing it for the dictionary.
     private var lastScheduler: (name: SchedulerName, scheduler: AnyScheduler)?
+    /// The last scheduler as the FSRS scheduler it is (`nil` for another kind): replay reviews
+    /// an FSRS state with it directly, without opening the type-erased scheduler and state.
+    private var lastFSRS: FSRSScheduler?
     private var lastCalendar: (zone: String, calendar: LearnerCalendar)?
     private let decoder = ProgressStore.decoder
 
@@ -50,6 +53,7 @@ struct Replayer {
         let made = schedulers[name] ?? AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
         schedulers[name] = made
         lastScheduler = (name, made)
+        lastFSRS = made.base as? FSRSScheduler
         return made
     }
 
@@ -141,17 +145,35 @@ struct Replayer {
         let scheduler = scheduler(current.state.kind, zone: zone, fuzz: fuzz)
         let studyMoment = StudyMoment(moment, sessionDay: payload.sessionDay)
         var random = SplitMix64(seed: UInt64(bitPattern: wall))
-        guard var scheduled = try? scheduler.review(current.state, answer: payload.answer, at: studyMoment, random: &random) else {
-            progress = current
-            return
+        let recalled: Bool
+        if lastFSRS != nil, current.state.kind == lastFSRS!.kind, let state = current.state.value(as: FSRSState.self) {
+            // What `AnyScheduler.review` and `LoadBalancer.move` do, on the FSRS state itself:
+            // one type-erased state made at the end instead of one per step.
+            guard var scheduled = try? lastFSRS!.review(state, answer: payload.answer, at: studyMoment, random: &random) else {
+                progress = current
+                return
+            }
+            if balance != 0 {
+                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone)) { state, due in
+                    state.rescheduled(to: due)
+                }
+            }
+            recalled = lastFSRS!.recalled(payload.answer)
+            current.state = CardState(lastFSRS!.kind, scheduled.state)
+            current.due = scheduled.due
+        } else {
+            guard var scheduled = try? scheduler.review(current.state, answer: payload.answer, at: studyMoment, random: &random) else {
+                progress = current
+                return
+            }
+            if balance != 0 {
+                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone))
+            }
+            recalled = scheduler.recalled(payload.answer)
+            current.state = scheduled.state
+            current.due = scheduled.due
         }
-        if balance != 0 {
-            scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone))
-        }
-        let recalled = scheduler.recalled(payload.answer)
         current.key = event.pointee.key
-        current.state = scheduled.state
-        current.due = scheduled.due
         current.lastReview = moment
         current.reviews = current.reviews + 1
         current.lapses = current.lapses + (recalled ? 0 : 1)
