@@ -1,4 +1,5 @@
 import Foundation
+import StudyEngine
 
 // The compact coder: any Codable value as tagged binary, for the item rows' scheduler state
 // (schema v3). JSON costs 10–15 µs a state on Linux, and a merge writes one per item it touches;
@@ -116,7 +117,10 @@ enum CompactCoder {
     static let marker: UInt8 = 0xC1
 
     /// `value`'s bytes, after the marker.
-    static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    static func encode<T: Encodable>(_ value: T) throws -> [UInt8] { try encodeCodable(value) }
+
+    /// ``encode(_:)-(T)`` through Codable, whatever the type.
+    static func encodeCodable<T: Encodable>(_ value: T) throws -> [UInt8] {
         let root = CompactNode()
         try value.encode(to: CompactEncoder(node: root, codingPath: []))
         var writer = ByteWriter()
@@ -126,7 +130,10 @@ enum CompactCoder {
     }
 
     /// Decodes bytes `encode` made.
-    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T { try decodeCodable(type, from: bytes) }
+
+    /// ``decode(_:from:)-(T.Type,_)`` through Codable, whatever the type.
+    static func decodeCodable<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         var reader = ByteReader(bytes)
         guard reader.byte() == marker, let value = CompactValue.read(&reader), reader.isAtEnd else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a compact value"))
@@ -449,5 +456,121 @@ struct CompactDecoder: Decoder {
         func decodeNil() -> Bool { value == .null }
 
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try CompactDecoder.decode(type, from: value, codingPath: codingPath) }
+    }
+}
+
+// MARK: - FSRS states, directly
+
+extension CompactCoder {
+    /// An item's state as ``encode(_:)-(T)`` writes it, byte for byte; an FSRS state is written
+    /// directly (Codable's path builds a tree of nodes and boxes every field: about 6 µs a state,
+    /// paid for each item a merge writes). A debug build checks each against the generic path.
+    static func encode(_ state: CardState) throws -> [UInt8] {
+        guard let fsrs = state.value(as: FSRSState.self) else { return try encodeCodable(state) }
+        var writer = ByteWriter()
+        writer.bytes.reserveCapacity(96)
+        writer.byte(marker)
+        // CardState: {scheduler: name, state: {…}}; FSRSState's synthesized keys, in order, a nil
+        // optional left out (encodeIfPresent), a date as seconds since 2001.
+        writer.byte(7)
+        writer.varint(2)
+        writer.string("scheduler")
+        writer.byte(6)
+        writer.string(state.kind.rawValue)
+        writer.string("state")
+        writer.byte(7)
+        var entries: UInt64 = 2
+        if fsrs.step != nil { entries += 1 }
+        if fsrs.stability != nil { entries += 1 }
+        if fsrs.difficulty != nil { entries += 1 }
+        if fsrs.lastReview != nil { entries += 1 }
+        writer.varint(entries)
+        writer.string("phase")
+        writer.byte(6)
+        writer.string(fsrs.phase.rawValue)
+        if let step = fsrs.step {
+            writer.string("step")
+            writer.byte(3)
+            writer.signed(Int64(step))
+        }
+        if let stability = fsrs.stability {
+            writer.string("stability")
+            writer.byte(5)
+            writer.fixed64(stability.bitPattern)
+        }
+        if let difficulty = fsrs.difficulty {
+            writer.string("difficulty")
+            writer.byte(5)
+            writer.fixed64(difficulty.bitPattern)
+        }
+        if let lastReview = fsrs.lastReview {
+            writer.string("lastReview")
+            writer.byte(5)
+            writer.fixed64(lastReview.timeIntervalSinceReferenceDate.bitPattern)
+        }
+        writer.string("due")
+        writer.byte(5)
+        writer.fixed64(fsrs.due.timeIntervalSinceReferenceDate.bitPattern)
+        assert(writer.bytes == (try? encodeCodable(state)), "the direct FSRS encoding differs from Codable's")
+        return writer.bytes
+    }
+
+    /// ``decode(_:from:)`` of an item's state: an FSRS-6 state in exactly the shape ``encode(_:)-(CardState)``
+    /// writes is read directly; anything else goes through Codable (which then decides).
+    static func decode(_ type: CardState.Type, from bytes: [UInt8]) throws -> CardState {
+        if let state = directFSRS(bytes) {
+            assert(
+                (try? encodeCodable(state)) == (try? encodeCodable(decodeCodable(CardState.self, from: bytes))),
+                "the direct FSRS decoding differs from Codable's")
+            return state
+        }
+        return try decodeCodable(type, from: bytes)
+    }
+
+    /// An FSRS-6 state in the exact shape the direct encoding writes; `nil` for anything else.
+    private static func directFSRS(_ bytes: [UInt8]) -> CardState? {
+        var reader = ByteReader(bytes)
+        guard reader.byte() == marker, reader.byte() == 7, reader.varint() == 2, reader.string() == "scheduler", reader.byte() == 6,
+            reader.string() == SchedulerKind.fsrs6.rawValue, reader.string() == "state", reader.byte() == 7,
+            let count = reader.varint(), (2...6).contains(count), reader.string() == "phase", reader.byte() == 6,
+            let phaseName = reader.string(), let phase = FSRSState.Phase(rawValue: phaseName)
+        else { return nil }
+        var step: Int?
+        var stability: Double?
+        var difficulty: Double?
+        var lastReview: Date?
+        var due: Date?
+        var order = 0
+        for _ in 1..<count {
+            guard let key = reader.string(), let tag = reader.byte() else { return nil }
+            // Each key once, in the order the encoding writes them.
+            let place =
+                switch key {
+                case "step": 1
+                case "stability": 2
+                case "difficulty": 3
+                case "lastReview": 4
+                case "due": 5
+                default: 0
+                }
+            guard place > order else { return nil }
+            order = place
+            if place == 1 {
+                guard tag == 3, let value = reader.signed(), let exact = Int(exactly: value) else { return nil }
+                step = exact
+            } else {
+                guard tag == 5, let bits = reader.fixed64() else { return nil }
+                let number = Double(bitPattern: bits)
+                switch place {
+                case 2: stability = number
+                case 3: difficulty = number
+                case 4: lastReview = Date(timeIntervalSinceReferenceDate: number)
+                default: due = Date(timeIntervalSinceReferenceDate: number)
+                }
+            }
+        }
+        guard reader.isAtEnd, order == 5, let due else { return nil }
+        return CardState(
+            .fsrs6, FSRSState(phase: phase, step: step, stability: stability, difficulty: difficulty, lastReview: lastReview, due: due))
     }
 }

@@ -61,12 +61,20 @@ public struct LoadBalancer: Sendable {
     /// `scheduled` moved by `offset` days, kept inside its fuzz range, where its scheduler lets
     /// the due day move: a pure function of its arguments, so every device replays it alike.
     static func move(_ scheduled: Scheduled<CardState>, by offset: Int, at moment: Date, calendar: LearnerCalendar) -> Scheduled<CardState> {
+        move(scheduled, by: offset, at: moment, calendar: calendar) { state, due in state.rescheduled(to: due) }
+    }
+
+    /// ``move(_:by:at:calendar:)`` of a scheduler's own state type, `rescheduled` being its
+    /// ``CardState/rescheduled(to:)`` (replay's FSRS path, which skips the type-erased state).
+    static func move<State>(
+        _ scheduled: Scheduled<State>, by offset: Int, at moment: Date, calendar: LearnerCalendar, rescheduled: (State, Date) -> State?
+    ) -> Scheduled<State> {
         guard offset != 0, case .days(let days) = scheduled.interval, days >= 3 else { return scheduled }
         let range = range(forDays: days)
         let chosen = min(max(days + offset, range.lowerBound), range.upperBound)
         guard chosen != days else { return scheduled }
         let due = calendar.adding(days: chosen, to: moment)
-        guard let state = scheduled.state.rescheduled(to: due) else { return scheduled }
+        guard let state = rescheduled(scheduled.state, due) else { return scheduled }
         return Scheduled(state: state, due: .date(due), interval: .days(chosen))
     }
 }

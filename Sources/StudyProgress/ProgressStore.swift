@@ -56,7 +56,14 @@ public final class ProgressStore: Sendable {
             // GRDB sets `synchronous = NORMAL` on the writer when it turns WAL on, after
             // `prepareDatabase`: every commit must be flushed, so FULL again, on the connection
             // that writes.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                // A merge writes 100,000 events and thousands of item rows in one transaction:
+                // with SQLite's default 2 MB page cache the writer spills dirty pages to the WAL
+                // before the commit and reads them back from there. 32 MB (allocated only as
+                // pages are used) holds such a transaction.
+                try db.execute(sql: "PRAGMA cache_size = -32768")
+            }
             self.pool = pool
             try Self.retryingBusy { try Self.migrate(pool) }
             (openedSeed, device) = try pool.read { db in (try Self.learnerSeed(db), try Self.deviceState(db).device) }

@@ -100,10 +100,22 @@ package struct ByteReader: Sendable {
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    /// 8 bytes, little-endian.
+    /// 8 bytes, little-endian (read in place: no array is made).
     package mutating func fixed64() -> UInt64? {
-        guard let raw = raw(8) else { return nil }
-        return raw.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+        guard remaining >= 8 else { return nil }
+        var value: UInt64 = 0
+        for index in (offset..<(offset + 8)).reversed() { value = value << 8 | UInt64(bytes[index]) }
+        offset += 8
+        return value
+    }
+
+    /// 8 bytes, big-endian (an event id's halves, ``EventID/bytes``), read in place.
+    package mutating func bigEndian64() -> UInt64? {
+        guard remaining >= 8 else { return nil }
+        var value: UInt64 = 0
+        for index in offset..<(offset + 8) { value = value << 8 | UInt64(bytes[index]) }
+        offset += 8
+        return value
     }
 
     /// `count` raw bytes.

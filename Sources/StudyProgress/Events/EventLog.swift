@@ -153,6 +153,9 @@ extension ProgressStore {
 
     private static func merge(_ events: UnsafeBufferPointer<ProgressEvent>, sent: Bool, db: Database) throws -> MergeSummary {
         var summary = MergeSummary()
+        // Events are handed on by address: passing `events[index]` to a call copied it (its key's
+        // strings and payload retained and released) for every event.
+        guard let base = events.baseAddress else { return summary }
         var log = try LogTransaction(db)
         var replayer = Replayer()
         // The events by key, as indices (no event is copied), and each event's place as integers.
@@ -166,7 +169,10 @@ extension ProgressStore {
                 groups.append([index])
             }
         }
-        let order = events.map(\.order)
+        // A loop, not `map(\.order)`: the key path copied each event (its key's strings, payload).
+        var order: [EventOrder] = []
+        order.reserveCapacity(events.count)
+        for index in events.indices { order.append(events[index].order) }
         var inserts: [(number: Int64, indices: [Int])] = []
         var sources = Set<String>()
         var decks = Set<String>()
@@ -193,7 +199,7 @@ extension ProgressStore {
                     var progress: ItemProgress? = row.progress
                     var latest = row.latestAnswer
                     for index in incoming {
-                        progress = replayer.apply(events[index], to: progress)
+                        replayer.apply(base + index, to: &progress)
                         if events[index].kind == .answer { latest = max(latest ?? .min, events[index].wall) }
                     }
                     try writeItem(db, key, progress, applied: order[incoming[incoming.count - 1]].bytes, latestAnswer: latest, encoder: log.encoder)
@@ -219,12 +225,12 @@ extension ProgressStore {
                     var b = 0
                     while a < existing.count || b < new.count {
                         if b == new.count || (a < existing.count && existing[a].event.order < order[new[b]]) {
-                            if !cancelled.contains(existing[a].event.id) { progress = replayer.apply(existing[a].event, to: progress) }
+                            if !cancelled.contains(existing[a].event.id) { replayer.apply(existing[a].event, to: &progress) }
                             if existing[a].event.kind == .answer { latest = max(latest ?? .min, existing[a].event.wall) }
                             last = existing[a].event.order
                             a += 1
                         } else {
-                            if !cancelled.contains(events[new[b]].id) { progress = replayer.apply(events[new[b]], to: progress) }
+                            if !cancelled.contains(events[new[b]].id) { replayer.apply(base + new[b], to: &progress) }
                             if events[new[b]].kind == .answer { latest = max(latest ?? .min, events[new[b]].wall) }
                             last = order[new[b]]
                             b += 1
@@ -249,7 +255,7 @@ extension ProgressStore {
         inserts.sort { $0.number < $1.number }
         var latest = HybridClock(rawValue: 0)
         for (number, indices) in inserts {
-            for index in indices where try log.insert(events[index], number: number, sent: sent) != nil {
+            for index in indices where try log.insert(base + index, number: number, sent: sent) != nil {
                 summary.added += 1
                 latest = max(latest, events[index].clock)
             }

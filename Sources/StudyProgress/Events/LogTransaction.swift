@@ -107,18 +107,24 @@ struct LogTransaction {
     /// Inserts `event` under key number `number` unless it is there; returns its arrival number,
     /// `nil` when it was there. `sent`: a remote object carries it already.
     mutating func insert(_ event: ProgressEvent, number: Int64, sent: Bool) throws -> Int64? {
+        try withUnsafePointer(to: event) { try insert($0, number: number, sent: sent) }
+    }
+
+    /// ``insert(_:number:sent:)-(ProgressEvent,_,_)`` of the event at `event` (a merge's, read
+    /// in place).
+    mutating func insert(_ pointer: UnsafePointer<ProgressEvent>, number: Int64, sent: Bool) throws -> Int64? {
         let insertEvent = try insertEvent ?? RawStatement(
             db, "INSERT OR IGNORE INTO event (key, clock, device, id, seq, wall, kind, payload, sent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         self.insertEvent = insertEvent
         insertEvent.reset()
         insertEvent.bind(1, number)
-        insertEvent.bind(2, Self.stored(event.clock.rawValue))
-        insertEvent.bind(3, Self.stored(event.device.rawValue))
-        insertEvent.bind(4, event.id.bytes)
+        insertEvent.bind(2, Self.stored(pointer.pointee.clock.rawValue))
+        insertEvent.bind(3, Self.stored(pointer.pointee.device.rawValue))
+        insertEvent.bind(4, pointer.pointee.id)
         insertEvent.bind(5, seq + 1)
-        insertEvent.bind(6, event.wall)
-        insertEvent.bind(7, Int64(event.kind.rawValue))
-        insertEvent.bind(8, event.payload)
+        insertEvent.bind(6, pointer.pointee.wall)
+        insertEvent.bind(7, Int64(pointer.pointee.kind.rawValue))
+        insertEvent.bind(8, pointer.pointee.payload)
         if sent { insertEvent.bind(9, Int64(1)) } else { insertEvent.bindNull(9) }
         try insertEvent.run()
         guard insertEvent.changes == 1 else { return nil }

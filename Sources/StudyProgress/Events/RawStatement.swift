@@ -50,6 +50,15 @@ struct RawStatement {
         }
     }
 
+    /// Binds an event id as its 16 big-endian bytes (``EventID/bytes``), from the stack: the
+    /// array that property makes costs three allocations, once per event a merge inserts.
+    func bind(_ index: Int32, _ id: EventID) {
+        let raw = (id.high.bigEndian, id.low.bigEndian)
+        withUnsafeBytes(of: raw) { buffer in
+            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress, Int32(buffer.count), Self.transient)
+        }
+    }
+
     /// Binds text.
     func bind(_ index: Int32, _ text: String) { sqlite3_bind_text(handle, index, text, -1, Self.transient) }
 

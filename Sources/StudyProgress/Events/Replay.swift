@@ -37,22 +37,32 @@ struct Replayer {
     }
     private var schedulers: [SchedulerName: AnyScheduler] = [:]
     private var calendars: [String: LearnerCalendar] = [:]
+    /// The scheduler and the calendar asked for last: a merge's answers mostly name the same
+    /// ones, and comparing the name costs less than hashing it for the dictionary.
+    private var lastScheduler: (name: SchedulerName, scheduler: AnyScheduler)?
+    /// The last scheduler as the FSRS scheduler it is (`nil` for another kind): replay reviews
+    /// an FSRS state with it directly, without opening the type-erased scheduler and state.
+    private var lastFSRS: FSRSScheduler?
+    private var lastCalendar: (zone: String, calendar: LearnerCalendar)?
     private let decoder = ProgressStore.decoder
 
     /// The standard scheduler `kind` on calendar days in `zone` (empty: 24-hour periods).
     mutating func scheduler(_ kind: SchedulerKind, zone: String, fuzz: Bool) -> AnyScheduler {
         let name = SchedulerName(kind: kind, zone: zone, fuzz: fuzz)
-        if let made = schedulers[name] { return made }
-        let made = AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
+        if let last = lastScheduler, last.name == name { return last.scheduler }
+        let made = schedulers[name] ?? AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
         schedulers[name] = made
+        lastScheduler = (name, made)
+        lastFSRS = made.base as? FSRSScheduler
         return made
     }
 
     /// ``calendar(zone:)``, made once per zone name.
     mutating func calendar(zone: String) -> LearnerCalendar {
-        if let made = calendars[zone] { return made }
-        let made = Self.calendar(zone: zone)
+        if let last = lastCalendar, last.zone == zone { return last.calendar }
+        let made = calendars[zone] ?? Self.calendar(zone: zone)
         calendars[zone] = made
+        lastCalendar = (zone, made)
         return made
     }
 
@@ -60,8 +70,23 @@ struct Replayer {
     /// or 24-hour periods for an empty name.
     static func calendar(zone: String) -> LearnerCalendar {
         if zone.isEmpty { return .elapsed24Hours }
-        return .local(TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        // Made once per process: a calendar's table of offsets fills a year at a time from
+        // Foundation (1,461 lookups), and every merge used to start a new one.
+        madeCalendars.lock.lock()
+        defer { madeCalendars.lock.unlock() }
+        if let made = madeCalendars.byZone[zone] { return made }
+        let made = LearnerCalendar.local(TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
+        madeCalendars.byZone[zone] = made
+        return made
     }
+
+    /// The calendars ``calendar(zone:)`` made, by zone name.
+    private final class MadeCalendars: @unchecked Sendable {
+        // @unchecked: `byZone` is read and written only under `lock`.
+        let lock = NSLock()
+        var byZone: [String: LearnerCalendar] = [:]
+    }
+    private static let madeCalendars = MadeCalendars()
 
     /// The name a calendar travels under: its time zone's identifier, or empty for 24-hour periods.
     static func zoneName(_ calendar: LearnerCalendar) -> String { calendar.timeZone?.identifier ?? "" }
@@ -96,6 +121,63 @@ struct Replayer {
                 orphan: progress?.orphan ?? false)
             return (after, recalled)
         }
+    }
+
+    /// ``apply(_:to:)`` in place: a merge replays 100,000 answers, and the progress is updated
+    /// where it is instead of copied into a new value for each (same result, field for field).
+    mutating func apply(_ event: ProgressEvent, to progress: inout ItemProgress?) {
+        withUnsafePointer(to: event) { apply($0, to: &progress) }
+    }
+
+    /// ``apply(_:to:)-(ProgressEvent,_)`` of the event at `event`: a merge's events are read in
+    /// place from their buffer (passing one by value copied it, strings and payload, each time).
+    mutating func apply(_ event: UnsafePointer<ProgressEvent>, to progress: inout ItemProgress?) {
+        guard event.pointee.kind == .answer, progress != nil, let payload = AnswerPayload(bytes: event.pointee.payload),
+            case .standard(_, let zone, let fuzz, let balance) = payload.mode, var current = progress.take()
+        else {
+            progress = apply(event.pointee, to: progress)
+            return
+        }
+        // As `answer(_:to:)` does for an item already seen: its own scheduler, its introduction,
+        // key and orphan flag kept (the key as the event spells it).
+        let wall = event.pointee.wall
+        let moment = Date(timeIntervalSince1970: Double(wall) / 1000)
+        let scheduler = scheduler(current.state.kind, zone: zone, fuzz: fuzz)
+        let studyMoment = StudyMoment(moment, sessionDay: payload.sessionDay)
+        var random = SplitMix64(seed: UInt64(bitPattern: wall))
+        let recalled: Bool
+        if lastFSRS != nil, current.state.kind == lastFSRS!.kind, let state = current.state.value(as: FSRSState.self) {
+            // What `AnyScheduler.review` and `LoadBalancer.move` do, on the FSRS state itself:
+            // one type-erased state made at the end instead of one per step.
+            guard var scheduled = try? lastFSRS!.review(state, answer: payload.answer, at: studyMoment, random: &random) else {
+                progress = current
+                return
+            }
+            if balance != 0 {
+                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone)) { state, due in
+                    state.rescheduled(to: due)
+                }
+            }
+            recalled = lastFSRS!.recalled(payload.answer)
+            current.state = CardState(lastFSRS!.kind, scheduled.state)
+            current.due = scheduled.due
+        } else {
+            guard var scheduled = try? scheduler.review(current.state, answer: payload.answer, at: studyMoment, random: &random) else {
+                progress = current
+                return
+            }
+            if balance != 0 {
+                scheduled = LoadBalancer.move(scheduled, by: balance, at: moment, calendar: calendar(zone: zone))
+            }
+            recalled = scheduler.recalled(payload.answer)
+            current.state = scheduled.state
+            current.due = scheduled.due
+        }
+        current.key = event.pointee.key
+        current.lastReview = moment
+        current.reviews = current.reviews + 1
+        current.lapses = current.lapses + (recalled ? 0 : 1)
+        progress = current
     }
 
     /// What any event does to its item's progress (`nil`: unseen). Events of other kinds, and

@@ -124,7 +124,9 @@ struct ObjectBody: Sendable, Hashable {
         events.reserveCapacity(eventCount)
         var previous: UInt64 = 0
         for index in 0..<eventCount {
-            guard let idBytes = reader.raw(16), let id = EventID(bytes: idBytes), let deviceIndex = reader.varint(), let clockStep = reader.signed(),
+            // The id's two halves read in place (16 bytes as an array, then the id made from a
+            // copy of it, were two allocations per event).
+            guard let high = reader.bigEndian64(), let low = reader.bigEndian64(), let deviceIndex = reader.varint(), let clockStep = reader.signed(),
                 let wallOffset = reader.signed(), let kind = reader.byte(), let keyIndex = reader.varint(), let payload = reader.blob()
             else { return .fail("event \(index) is cut short") }
             guard deviceIndex < UInt64(devices.count), keyIndex < UInt64(keys.count) else {
@@ -140,7 +142,7 @@ struct ObjectBody: Sendable, Hashable {
                 return .fail("event \(index)'s time is out of range")
             }
             events.append(ProgressEvent(
-                id: id, device: devices[Int(deviceIndex)], clock: clock, wall: wall.partialValue, kind: ProgressEvent.Kind(rawValue: kind),
+                id: EventID(high: high, low: low), device: devices[Int(deviceIndex)], clock: clock, wall: wall.partialValue, kind: ProgressEvent.Kind(rawValue: kind),
                 key: keys[Int(keyIndex)], payload: payload))
         }
         guard reader.isAtEnd else { return .fail("\(reader.remaining) bytes after the last event") }

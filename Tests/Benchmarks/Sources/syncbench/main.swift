@@ -9,6 +9,10 @@
 // The peer is what copying rows between plain SQLite files costs: the same events as rows of one
 // table, merged with INSERT OR IGNORE (no replay, no sealing, nothing verified).
 //   syncbench [--folder DIR] [--scale F]    (F < 1: fewer answers, for trying the program out)
+//             [--only merges] [--setup DIR]
+// --only merges: just the two merges (ours, no peer), then stop: for measuring them repeatedly.
+// --setup DIR: the two devices' files, the remote and the key are kept in DIR after the setup, and
+// taken from there (copies) when DIR already holds them, so a repeated run skips the ~70 s setup.
 import Foundation
 import StudyContent
 import StudyEngine
@@ -16,23 +20,27 @@ import StudyProgress
 import StudySync
 
 /// The options: the folder to work in, and the scale of the data.
-func options() throws -> (folder: String, scale: Double) {
-    var options = (folder: FileManager.default.temporaryDirectory.path, scale: 1.0)
+func options() throws -> (folder: String, scale: Double, mergesOnly: Bool, setup: String?) {
+    var options = (folder: FileManager.default.temporaryDirectory.path, scale: 1.0, mergesOnly: false, setup: String?.none)
     var rest = CommandLine.arguments.dropFirst()
     while let flag = rest.popFirst() {
         guard let value = rest.popFirst() else { throw Failure("\(flag) needs a value") }
         switch flag {
         case "--folder": options.folder = value
         case "--scale": options.scale = Double(value) ?? 1
-        default: throw Failure("unknown option \(flag); syncbench [--folder DIR] [--scale F]")
+        case "--only" where value == "merges": options.mergesOnly = true
+        case "--setup": options.setup = value
+        default: throw Failure("unknown option \(flag); syncbench [--folder DIR] [--scale F] [--only merges] [--setup DIR]")
         }
     }
     return options
 }
-let (base, scale) = try options()
+let (base, scale, mergesOnly, setupFolder) = try options()
 /// `count` scaled by --scale.
 @MainActor func scaled(_ count: Int) -> Int { max(1, Int(Double(count) * scale)) }
-let folder = base + "/syncbench-\(getpid())"
+// With --setup, always the same folder: a remote's identity is its path, which the files keep.
+let folder = setupFolder.map { $0 + "/work" } ?? base + "/syncbench-\(getpid())"
+try? FileManager.default.removeItem(atPath: folder)
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
 
@@ -43,7 +51,9 @@ let balance = LoadBalancer(calendar: calendar)
 let cardCount = 5_000
 let deck = StudyMaterial(deck: Deck(id: "bench", title: "Bench", cards: (0..<cardCount).map { Card(id: "c\($0)", front: "f\($0)", back: "b\($0)") }))
 let start = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14
-let key = LearnerKey.generate()
+/// Whether `--setup DIR` holds a finished setup to start from.
+let reuse = setupFolder.map { FileManager.default.fileExists(atPath: $0 + "/key") } ?? false
+let key = reuse ? try LearnerKey(contentsOfFile: setupFolder! + "/key") : LearnerKey.generate()
 
 /// `count` answers on `store`, `perDay` a day from `start` at `hour`, 20 s apart, to random cards
 /// with grades 1–4 (10, 10, 65, 15 %), scheduled by FSRS-6 with load balancing, as a session does.
@@ -73,30 +83,54 @@ let setupStart = monotonicSeconds()
 let remoteFolder = folder + "/remote"
 let remote = CountingRemote(FolderRemote(root: remoteFolder))
 
-// B: 10,000 answers of its own (5 a day, evenings), sent first.
 let bPath = folder + "/b.sqlite"
-let b = try ProgressStore(path: bPath)
-try study(b, count: scaled(10_000), perDay: 5, hour: 19, seed: 2)
-_ = try await ProgressSync(store: b, remote: remote, key: key).sync()
-
-// A: 100,000 answers (50 a day, mornings, over the same days as B's), then a sync that merges B's
-// and sends its own.
 let aPath = folder + "/a.sqlite"
+var bulkPerReview = 0.0
+var sent = SyncReport()
+if reuse, let setupFolder {
+    try SQLite.copy(setupFolder + "/a.sqlite", to: aPath)
+    try SQLite.copy(setupFolder + "/b.sqlite", to: bPath)
+    try FileManager.default.copyItem(atPath: setupFolder + "/remote", toPath: remoteFolder)
+    let figures = try String(contentsOfFile: setupFolder + "/figures", encoding: .utf8).split(separator: " ")
+    sent.eventsSent = Int(figures[0]) ?? 0
+    sent.objectsWritten = Int(figures[1]) ?? 0
+    bulkPerReview = Double(figures[2]) ?? 0
+}
+let b = try ProgressStore(path: bPath)
 let a = try ProgressStore(path: aPath)
-try study(a, count: scaled(100_000), perDay: 50, hour: 8, seed: 1)
 let aSync = ProgressSync(store: a, remote: remote, key: key)
-let before = folderSize(remoteFolder)
-let sent = try await aSync.sync()
-let bulk = folderSize(remoteFolder)
-let bulkPerReview = Double(bulk.bytes - before.bytes) / Double(sent.eventsSent)
+if !reuse {
+    // B: 10,000 answers of its own (5 a day, evenings), sent first.
+    try study(b, count: scaled(10_000), perDay: 5, hour: 19, seed: 2)
+    _ = try await ProgressSync(store: b, remote: remote, key: key).sync()
+
+    // A: 100,000 answers (50 a day, mornings, over the same days as B's), then a sync that merges
+    // B's and sends its own.
+    try study(a, count: scaled(100_000), perDay: 50, hour: 8, seed: 1)
+    let before = folderSize(remoteFolder)
+    sent = try await aSync.sync()
+    let bulk = folderSize(remoteFolder)
+    bulkPerReview = Double(bulk.bytes - before.bytes) / Double(sent.eventsSent)
+    if let setupFolder {
+        try FileManager.default.createDirectory(atPath: setupFolder, withIntermediateDirectories: true)
+        try SQLite.copy(aPath, to: setupFolder + "/a.sqlite")
+        try SQLite.copy(bPath, to: setupFolder + "/b.sqlite")
+        try? FileManager.default.removeItem(atPath: setupFolder + "/remote")
+        try FileManager.default.copyItem(atPath: remoteFolder, toPath: setupFolder + "/remote")
+        try "\(sent.eventsSent) \(sent.objectsWritten) \(bulkPerReview)".write(toFile: setupFolder + "/figures", atomically: true, encoding: .utf8)
+        try key.printable.write(toFile: setupFolder + "/key", atomically: true, encoding: .utf8)
+    }
+}
 let setupSeconds = monotonicSeconds() - setupStart
 
 // The peer: the same events as rows of a plain SQLite file.
 let plainA = folder + "/plain-a.sqlite"
 let plainB = folder + "/plain-b.sqlite"
-try Peer.copyEvents(from: aPath, device: a.device.description, to: plainA)
-try Peer.copyEvents(from: bPath, device: b.device.description, to: plainB)
-let plainPerReview = Double(try Peer.fileSize(plainA)) / Double(sent.eventsSent)
+if !mergesOnly {
+    try Peer.copyEvents(from: aPath, device: a.device.description, to: plainA)
+    try Peer.copyEvents(from: bPath, device: b.device.description, to: plainB)
+}
+let plainPerReview = mergesOnly ? 0 : Double(try Peer.fileSize(plainA)) / Double(sent.eventsSent)
 
 // 1. B merges A's 100,000 events: every item is replayed from its first event (A's answers fall
 // between B's). Best of 3, each on a fresh copy of B.
@@ -115,7 +149,7 @@ for run in 0..<3 {
     }
 }
 var peerMerge = Double.infinity
-for run in 0..<3 {
+for run in 0..<(mergesOnly ? 0 : 3) {
     let copy = folder + "/plain-b-copy-\(run).sqlite"
     try SQLite.copy(plainB, to: copy)
     peerMerge = min(peerMerge, try Peer.merge(plainA, into: copy))
@@ -136,6 +170,13 @@ for run in 0..<3 {
     let seconds = try await timed("small") { report = try await bSync.sync() }
     if seconds.wall < smallSeconds.wall { (smallSeconds, small) = (seconds, report) }
     guard report.eventsReceived == 1_000 else { throw Failure("B merged \(report.eventsReceived) events, not 1,000") }
+}
+if mergesOnly {
+    print("merge 100,000 events from another device and replay: \(mergeSeconds.text)  (best of 3, \(merged.requests) requests)")
+    print("1,000 new events into a 110,000-event history: \(smallSeconds.text)  (best of 3 rounds)")
+    print("load average \(load()) at the end")
+    try? FileManager.default.removeItem(atPath: folder)
+    exit(0)
 }
 let plainSmall = folder + "/plain-small.sqlite"
 try Peer.copyEvents(from: aPath, device: a.device.description, to: plainSmall, newest: 1_000)
