@@ -22,6 +22,18 @@ public struct LearnerCalendar: Sendable, Hashable {
         if case .local(let calendar) = rule { offsets = ZoneOffsets(calendar.timeZone) } else { offsets = nil }
     }
 
+    private init(rule: Rule, offsets: ZoneOffsets?) {
+        self.rule = rule
+        self.offsets = offsets
+    }
+
+    /// The same calendar with its own offset table, for one replay on one thread only: its
+    /// lookups take no lock (the table copies a year at a time from this one's). Never hand it
+    /// (or a scheduler made with it) to another thread.
+    package func confined() -> LearnerCalendar {
+        LearnerCalendar(rule: rule, offsets: offsets.map { ZoneOffsets(confinedCopyOf: $0) })
+    }
+
     /// Calendar days in `timeZone` (Gregorian).
     public static func local(_ timeZone: TimeZone) -> LearnerCalendar {
         var calendar = Calendar(identifier: .gregorian)

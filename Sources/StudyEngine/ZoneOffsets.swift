@@ -9,15 +9,24 @@ import Foundation
 /// offset changes within six hours of each other that cancel out (none in the time-zone
 /// database since 1970). Where the boundaries disagree, a change lies between them, and the
 /// caller asks Foundation.
+///
+/// A confined table (``init(confinedCopyOf:)``) belongs to one replay on one thread and takes no
+/// lock: it copies a year's entries from its shared table the first time it needs them (the
+/// shared table's lock taken once per year), then reads its own. A merge replaying 100,000
+/// answers looks offsets up about ten times per answer, and the lock pair was a third of that.
 final class ZoneOffsets: @unchecked Sendable {
-    // @unchecked: `table` and `filled` are read and written only under `lock`; `zone` never
-    // changes. `table` is owned by this object (allocated in init, freed in deinit).
+    // @unchecked: a shared table's `table` and `filled` are read and written only under `lock`;
+    // a confined table's only by the one replay that owns it (never handed to another thread).
+    // `zone` never changes. `table` and `filled` are owned by this object (allocated in init, freed in deinit):
+    // pointers, not arrays, so a lookup pays no exclusivity check on a class's stored array.
     let zone: TimeZone
     private let lock = NSLock()
+    /// The shared table a confined one copies its years from; `nil` for a shared table.
+    private let source: ZoneOffsets?
     /// Every boundary's offset, from `firstBoundary` on; a chunk's entries are valid once
     /// `filled` says so (the memory is only touched, and so only committed, chunk by chunk).
-    private let table: UnsafeMutableBufferPointer<Int32>
-    private var filled: [Bool]
+    private let table: UnsafeMutablePointer<Int32>
+    private let filled: UnsafeMutablePointer<Bool>
 
     /// Seconds between the table's boundaries.
     static let step = 21_600.0
@@ -32,11 +41,25 @@ final class ZoneOffsets: @unchecked Sendable {
 
     init(_ zone: TimeZone) {
         self.zone = zone
+        source = nil
         table = .allocate(capacity: Self.chunks * Self.chunkSteps)
-        filled = Array(repeating: false, count: Self.chunks)
+        filled = .allocate(capacity: Self.chunks)
+        filled.initialize(repeating: false, count: Self.chunks)
     }
 
-    deinit { table.deallocate() }
+    /// A table for one thread's use only, filled from `shared` (the same offsets, without a lock).
+    init(confinedCopyOf shared: ZoneOffsets) {
+        zone = shared.zone
+        source = shared.source ?? shared
+        table = .allocate(capacity: Self.chunks * Self.chunkSteps)
+        filled = .allocate(capacity: Self.chunks)
+        filled.initialize(repeating: false, count: Self.chunks)
+    }
+
+    deinit {
+        table.deallocate()
+        filled.deallocate()
+    }
 
     /// The offset at `reference` (seconds since 2001).
     func offset(at reference: Double) -> Int {
@@ -49,11 +72,26 @@ final class ZoneOffsets: @unchecked Sendable {
         guard reference.isFinite, abs(reference) + margin < Self.reach else { return nil }
         let first = Int(((reference - margin) / Self.step).rounded(.down)) - Self.firstBoundary
         let last = Int(((reference + margin) / Self.step).rounded(.down)) + 1 - Self.firstBoundary
+        if source != nil { return steady(first, last) }
         lock.lock()
         defer { lock.unlock() }
+        return steady(first, last)
+    }
+
+    /// ``steady(around:margin:)`` over the table's entries `first...last` (under the lock, or
+    /// confined).
+    private func steady(_ first: Int, _ last: Int) -> Int? {
         let offset = offsetLocked(first)
         for index in (first + 1)...last where offsetLocked(index) != offset { return nil }
         return Int(offset)
+    }
+
+    /// Copies chunk `chunk` of this (shared) table to `destination`, filling it first if need be.
+    private func copy(chunk: Int, to destination: UnsafeMutablePointer<Int32>) {
+        lock.lock()
+        defer { lock.unlock() }
+        _ = offsetLocked(chunk * Self.chunkSteps)
+        destination.update(from: table + chunk * Self.chunkSteps, count: Self.chunkSteps)
     }
 
     /// The offset at the table's entry `index` (boundary `index + firstBoundary`).
@@ -61,6 +99,11 @@ final class ZoneOffsets: @unchecked Sendable {
         let chunk = index / Self.chunkSteps
         if !filled[chunk] {
             let start = chunk * Self.chunkSteps
+            if let source {
+                source.copy(chunk: chunk, to: table + start)
+                filled[chunk] = true
+                return table[index]
+            }
             for entry in start..<(start + Self.chunkSteps) {
                 let instant = Double(entry + Self.firstBoundary) * Self.step
                 table[entry] = Int32(zone.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: instant)))

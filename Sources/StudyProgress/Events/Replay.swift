@@ -57,10 +57,12 @@ struct Replayer {
         return made
     }
 
-    /// ``calendar(zone:)``, made once per zone name.
+    /// ``calendar(zone:)``, made once per zone name, confined to this replayer
+    /// (``LearnerCalendar/confined()``: its offset lookups take no lock). A replayer lives inside
+    /// one transaction on one thread, and its calendars and schedulers never leave it.
     mutating func calendar(zone: String) -> LearnerCalendar {
         if let last = lastCalendar, last.zone == zone { return last.calendar }
-        let made = calendars[zone] ?? Self.calendar(zone: zone)
+        let made = calendars[zone] ?? Self.calendar(zone: zone).confined()
         calendars[zone] = made
         lastCalendar = (zone, made)
         return made
