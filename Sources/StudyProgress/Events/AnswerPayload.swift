@@ -75,7 +75,28 @@ public struct AnswerPayload: Sendable, Hashable {
     /// Reads a payload; `nil` when the bytes are not one (replay then skips the event).
     public init?(bytes: [UInt8]) {
         var reader = ByteReader(bytes)
+        guard let head = Self.head(&reader) else { return nil }
+        let flags = head.flags
+        answer = head.answer
+        durationMilliseconds = head.durationMilliseconds
+        sessionDay = head.sessionDay
+        if flags & 2 != 0 {
+            guard let recalled = reader.byte(), let after = reader.blob() else { return nil }
+            mode = .recorded(recalled: recalled != 0, after: after)
+        } else {
+            guard let scheduler = reader.string(), let zone = reader.string(), let fuzz = reader.byte(), let balance = reader.signed(),
+                let days = Int(exactly: balance), days.magnitude <= 100_000
+            else { return nil }
+            mode = .standard(scheduler: scheduler, timeZone: zone, fuzz: fuzz != 0, balance: days)
+        }
+        guard reader.isAtEnd, flags & ~3 == 0 else { return nil }
+    }
+
+    /// The fields before the mode (flags, answer, duration, session day), read from `reader`'s
+    /// start as ``init(bytes:)`` reads them; `nil` when they are not valid.
+    static func head(_ reader: inout ByteReader) -> (flags: UInt8, answer: Answer, durationMilliseconds: Int64, sessionDay: Int?)? {
         guard let flags = reader.byte(), let tag = reader.byte() else { return nil }
+        let answer: Answer
         switch tag {
         case 0:
             guard let grade = reader.signed(), let small = Int(exactly: grade), small.magnitude <= 1000 else { return nil }
@@ -91,22 +112,11 @@ public struct AnswerPayload: Sendable, Hashable {
         default: return nil
         }
         guard let duration = reader.signed() else { return nil }
-        durationMilliseconds = duration
+        var sessionDay: Int?
         if flags & 1 != 0 {
             guard let day = reader.signed(), let small = Int(exactly: day), small.magnitude <= 1 << 40 else { return nil }
             sessionDay = small
-        } else {
-            sessionDay = nil
         }
-        if flags & 2 != 0 {
-            guard let recalled = reader.byte(), let after = reader.blob() else { return nil }
-            mode = .recorded(recalled: recalled != 0, after: after)
-        } else {
-            guard let scheduler = reader.string(), let zone = reader.string(), let fuzz = reader.byte(), let balance = reader.signed(),
-                let days = Int(exactly: balance), days.magnitude <= 100_000
-            else { return nil }
-            mode = .standard(scheduler: scheduler, timeZone: zone, fuzz: fuzz != 0, balance: days)
-        }
-        guard reader.isAtEnd, flags & ~3 == 0 else { return nil }
+        return (flags, answer, duration, sessionDay)
     }
 }

@@ -131,6 +131,17 @@ package struct ByteReader: Sendable {
         return raw(Int(length))
     }
 
+    /// Reads a length-prefixed blob and says whether it is `expected`, copying nothing; `nil`
+    /// when its length goes past the end.
+    package mutating func blob(equals expected: [UInt8]) -> Bool? {
+        guard let length = varint(), length <= UInt64(remaining) else { return nil }
+        let count = Int(length)
+        defer { offset += count }
+        guard count == expected.count else { return false }
+        for index in 0..<count where bytes[offset + index] != expected[index] { return false }
+        return true
+    }
+
     /// A length-prefixed UTF-8 string; invalid UTF-8 is `nil`.
     package mutating func string() -> String? {
         // The length is checked against what is left after the length itself is read.

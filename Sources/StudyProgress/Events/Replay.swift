@@ -134,8 +134,8 @@ struct Replayer {
     /// ``apply(_:to:)-(ProgressEvent,_)`` of the event at `event`: a merge's events are read in
     /// place from their buffer (passing one by value copied it, strings and payload, each time).
     mutating func apply(_ event: UnsafePointer<ProgressEvent>, to progress: inout ItemProgress?) {
-        guard event.pointee.kind == .answer, progress != nil, let payload = AnswerPayload(bytes: event.pointee.payload),
-            case .standard(_, let zone, let fuzz, let balance) = payload.mode, var current = progress.take()
+        guard event.pointee.kind == .answer, progress != nil, let payload = standardAnswer(event.pointee.payload),
+            var current = progress.take()
         else {
             progress = apply(event.pointee, to: progress)
             return
@@ -144,6 +144,9 @@ struct Replayer {
         // key and orphan flag kept (the key as the event spells it).
         let wall = event.pointee.wall
         let moment = Date(timeIntervalSince1970: Double(wall) / 1000)
+        let zone = payload.zone
+        let fuzz = payload.fuzz
+        let balance = payload.balance
         let scheduler = scheduler(current.state.kind, zone: zone, fuzz: fuzz)
         let studyMoment = StudyMoment(moment, sessionDay: payload.sessionDay)
         var random = SplitMix64(seed: UInt64(bitPattern: wall))
@@ -180,6 +183,30 @@ struct Replayer {
         current.reviews = current.reviews + 1
         current.lapses = current.lapses + (recalled ? 0 : 1)
         progress = current
+    }
+
+    /// The scheduler name and time zone (their UTF-8 bytes) of the last standard answer payload
+    /// ``standardAnswer(_:)`` decoded, and the zone as a string. A merge's answers mostly carry
+    /// the same two: equal bytes are compared in place instead of decoded again (two strings
+    /// made and checked per answer).
+    private var lastNames: (scheduler: [UInt8], zone: [UInt8], zoneName: String)?
+
+    /// The fields of a standard answer payload, as ``AnswerPayload/init(bytes:)`` reads and
+    /// checks them; `nil` for a recorded answer or bytes that are not a payload (replay's slow
+    /// path decides what they do).
+    mutating func standardAnswer(_ bytes: [UInt8]) -> (answer: Answer, sessionDay: Int?, zone: String, fuzz: Bool, balance: Int)? {
+        var reader = ByteReader(bytes)
+        guard let head = AnswerPayload.head(&reader), head.flags & ~1 == 0 else { return nil }
+        // The names the last payload had (valid UTF-8 then, so now), then what init(bytes:) reads after them.
+        if let last = lastNames, reader.blob(equals: last.scheduler) == true, reader.blob(equals: last.zone) == true,
+            let fuzz = reader.byte(), let balance = reader.signed(), let days = Int(exactly: balance), days.magnitude <= 100_000,
+            reader.isAtEnd
+        {
+            return (head.answer, head.sessionDay, last.zoneName, fuzz != 0, days)
+        }
+        guard let payload = AnswerPayload(bytes: bytes), case .standard(let name, let zone, let fuzz, let balance) = payload.mode else { return nil }
+        lastNames = (Array(name.utf8), Array(zone.utf8), zone)
+        return (payload.answer, payload.sessionDay, zone, fuzz, balance)
     }
 
     /// What any event does to its item's progress (`nil`: unseen). Events of other kinds, and
