@@ -49,12 +49,19 @@ struct Replayer {
     /// The standard scheduler `kind` on calendar days in `zone` (empty: 24-hour periods).
     mutating func scheduler(_ kind: SchedulerKind, zone: String, fuzz: Bool) -> AnyScheduler {
         let name = SchedulerName(kind: kind, zone: zone, fuzz: fuzz)
-        if let last = lastScheduler, last.name == name { return last.scheduler }
+        if lastScheduler?.name == name, let last = lastScheduler { return last.scheduler }
         let made = schedulers[name] ?? AnyScheduler.standard(kind, calendar: calendar(zone: zone), fuzz: fuzz)
         schedulers[name] = made
         lastScheduler = (name, made)
         lastFSRS = made.base as? FSRSScheduler
         return made
+    }
+
+    /// Makes ``scheduler(_:zone:fuzz:)`` the last one (and `lastFSRS` its FSRS scheduler)
+    /// without handing a copy of it out: replay of an FSRS item uses `lastFSRS` alone.
+    private mutating func selectScheduler(_ kind: SchedulerKind, zone: String, fuzz: Bool) {
+        if lastScheduler?.name == SchedulerName(kind: kind, zone: zone, fuzz: fuzz) { return }
+        _ = scheduler(kind, zone: zone, fuzz: fuzz)
     }
 
     /// ``calendar(zone:)``, made once per zone name, confined to this replayer
@@ -147,14 +154,15 @@ struct Replayer {
         let zone = payload.zone
         let fuzz = payload.fuzz
         let balance = payload.balance
-        let scheduler = scheduler(current.state.kind, zone: zone, fuzz: fuzz)
+        selectScheduler(current.state.kind, zone: zone, fuzz: fuzz)
         let studyMoment = StudyMoment(moment, sessionDay: payload.sessionDay)
         var random = SplitMix64(seed: UInt64(bitPattern: wall))
         let recalled: Bool
-        if lastFSRS != nil, current.state.kind == lastFSRS!.kind, let state = current.state.value(as: FSRSState.self) {
+        // The FSRS scheduler copied out once (each `lastFSRS!` copied it, its arrays and calendar retained).
+        if let fsrs = lastFSRS, current.state.kind == fsrs.kind, let state = current.state.value(as: FSRSState.self) {
             // What `AnyScheduler.review` and `LoadBalancer.move` do, on the FSRS state itself:
             // one type-erased state made at the end instead of one per step.
-            guard var scheduled = try? lastFSRS!.review(state, answer: payload.answer, at: studyMoment, random: &random) else {
+            guard var scheduled = try? fsrs.review(state, answer: payload.answer, at: studyMoment, random: &random) else {
                 progress = current
                 return
             }
@@ -163,10 +171,11 @@ struct Replayer {
                     state.rescheduled(to: due)
                 }
             }
-            recalled = lastFSRS!.recalled(payload.answer)
-            current.state = CardState(lastFSRS!.kind, scheduled.state)
+            recalled = fsrs.recalled(payload.answer)
+            current.state = CardState(fsrs.kind, scheduled.state)
             current.due = scheduled.due
         } else {
+            let scheduler = scheduler(current.state.kind, zone: zone, fuzz: fuzz)
             guard var scheduled = try? scheduler.review(current.state, answer: payload.answer, at: studyMoment, random: &random) else {
                 progress = current
                 return
@@ -178,7 +187,9 @@ struct Replayer {
             current.state = scheduled.state
             current.due = scheduled.due
         }
-        current.key = event.pointee.key
+        // Compared first: the row's key is almost always spelled as the event's, and assigning
+        // retained the event's three strings and released the row's.
+        if current.key != event.pointee.key { current.key = event.pointee.key }
         current.lastReview = moment
         current.reviews = current.reviews + 1
         current.lapses = current.lapses + (recalled ? 0 : 1)
