@@ -58,7 +58,8 @@ public final class LocalServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    private func tail() -> String {
+    /// The end of the server's log, on one line: what a failure message quotes.
+    public func tail() -> String {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         return String(text.suffix(600)).replacingOccurrences(of: "\n", with: " | ")
     }
@@ -68,8 +69,25 @@ public final class LocalServer: @unchecked Sendable {
         public init(description: String) { self.description = description }
     }
 
-    /// A port nothing listens on now (the kernel's choice for port 0).
+    /// Ports this test process has handed out, so that no two servers it starts (or two ports of
+    /// one server) get the same one: the kernel may offer a port again once its probe socket is
+    /// closed, and tests start servers in parallel.
+    nonisolated(unsafe) private static var handedOut = Set<Int>()
+    private static let handedOutLock = NSLock()
+
+    /// A port nothing listens on now (the kernel's choice for port 0) and not handed out before
+    /// in this process.
     public static func freePort() throws -> Int {
+        for _ in 0..<1000 {
+            let port = try probePort()
+            let fresh = handedOutLock.withLock { handedOut.insert(port).inserted }
+            if fresh { return port }
+        }
+        throw ServerFailure(description: "no port the kernel offers is left that this process has not handed out")
+    }
+
+    /// The port the kernel picks for a socket bound to port 0 on 127.0.0.1.
+    private static func probePort() throws -> Int {
         let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socketDescriptor) }
         var address = sockaddr_in()
