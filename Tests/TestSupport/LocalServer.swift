@@ -183,7 +183,7 @@ public final class LocalServer: @unchecked Sendable {
                 "server", "-dir=" + data, "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-master.port=\(ports[0])", "-volume.port=\(ports[1])",
                 "-filer.port=\(ports[2])", "-s3", "-s3.port=\(ports[3])", "-master.port.grpc=\(ports[4])", "-volume.port.grpc=\(ports[5])",
                 "-filer.port.grpc=\(ports[6])", "-s3.port.grpc=\(ports[7])", "-s3.port.iceberg=\(ports[8])", "-s3.port.lance=\(ports[9])",
-                "-master.volumeSizeLimitMB=64", "-volume.max=4",
+                "-master.volumeSizeLimitMB=64", "-volume.max=32",
             ] + (config.map { ["-s3.config=" + $0] } ?? []), port: ports[3], log: data + "/weed.log", timeout: 60)
     }
 }
