@@ -64,13 +64,13 @@ struct SM2Tests {
         #expect(!passed.state.repeatToday)
     }
 
-    @Test("the seed app's grades 0,3,4,5,5,1,4,5,5,5,4,3,4,5 under correct SM-2 (the README's table)")
+    @Test("the seed app's grades 0,3,4,5,5,1,4,5,5,5,4,3,4,5 under correct SM-2 (the Schedulers article's table)")
     func seedAppComparison() throws {
         let grades = [0, 3, 4, 5, 5, 1, 4, 5, 5, 5, 4, 3, 4, 5]
         let intervals = try sm2.intervals(forGrades: grades)
         #expect(intervals == [0, 1, 6, 15, 39, 0, 1, 6, 17, 49, 141, 384, 1045, 2947])
-        let readme = try String(contentsOfFile: Fixture.root + "/README.md", encoding: .utf8)
-        #expect(readme.contains("| correct SM-2 (this engine) | " + intervals.map(String.init).joined(separator: ", ") + " |"))
+        let article = try String(contentsOfFile: Fixture.root + "/Sources/StudyEngine/StudyEngine.docc/Schedulers.md", encoding: .utf8)
+        #expect(article.contains("| correct SM-2 (this engine) | " + intervals.map(String.init).joined(separator: ", ") + " |"))
     }
 
     @Test("a grade outside 0–5 is a typed error naming the grade")
